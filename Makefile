@@ -1,0 +1,55 @@
+# darkguard: `make help` lists the targets.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+VENV   := .venv
+PYTHON ?= python3
+STAMP  := $(VENV)/.installed
+# Debian packages the browser stages need: Chromium and the fonts the pages are set in.
+BROWSER_PKGS := chromium fonts-liberation fonts-dejavu-core
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
+export HF_HUB_OFFLINE := 1
+export PYTHONHASHSEED := 0
+
+.PHONY: help setup browser repro test lint format lab clean-env
+
+help: ## Show this help.
+	@grep -hE '^[a-zA-Z_-]+:.*?## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*?## "}; {printf "  %-10s %s\n", $$1, $$2}'
+
+$(STAMP): pyproject.toml
+	@test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV)
+	$(VENV)/bin/pip install -q --upgrade pip
+	# torch first, so that no later resolution swaps its build.
+	$(VENV)/bin/pip install -q torch==2.14.1 torchvision==0.29.1
+	$(VENV)/bin/pip install -q -e '.[dev]'
+	@touch $(STAMP)
+
+browser: ## Install Chromium and the page fonts (Debian) if missing.
+	@dpkg -s $(BROWSER_PKGS) >/dev/null 2>&1 || { \
+	  $(SUDO) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $(BROWSER_PKGS) >/dev/null; }
+	@test -x /usr/bin/chromium
+
+setup: $(STAMP) browser ## Create the .venv environment and install Chromium if missing.
+
+repro: setup ## Run the whole pipeline (dvc repro) on the profile in params.yaml.
+	dvc repro
+
+test: setup ## Run the test suite.
+	pytest
+
+lint: $(STAMP) ## ruff check + format check (notebooks included).
+	ruff check .
+	ruff format --check .
+
+format: $(STAMP) ## Apply ruff fixes and formatting.
+	ruff check --fix .
+	ruff format .
+
+lab: setup ## Serve the notebooks with JupyterLab on 127.0.0.1.
+	jupyter lab --no-browser --ip=127.0.0.1 --ServerApp.root_dir=$(CURDIR) $(if $(filter 0,$(shell id -u)),--allow-root)
+
+clean-env: ## Remove the .venv environment.
+	rm -rf $(VENV)

@@ -1,0 +1,56 @@
+"""Chromium via Playwright, offline: the system Chromium, loopback only, other requests blocked."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from urllib.parse import urlparse
+
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--font-render-hinting=none",
+]
+LOCAL_HOSTS = {"127.0.0.1", "localhost", "::1"}
+
+
+def chromium_path() -> str | None:
+    """The browser binary: `$DARKGUARD_CHROMIUM`, else the Debian package, else Playwright's own."""
+    for candidate in (
+        os.environ.get("DARKGUARD_CHROMIUM"),
+        "/usr/bin/chromium",
+        shutil.which("chromium"),
+    ):
+        if candidate and os.path.exists(candidate):
+            return candidate
+    return None
+
+
+def launch(playwright):
+    """Launch Chromium with the offline flags."""
+    return playwright.chromium.launch(
+        executable_path=chromium_path(), headless=True, args=CHROMIUM_FLAGS
+    )
+
+
+class RequestGuard:
+    """Route handler: lets loopback and inline (data:/about:) requests through, blocks and counts
+    every other request."""
+
+    def __init__(self) -> None:
+        self.blocked: list[str] = []
+
+    def __call__(self, route) -> None:
+        url = route.request.url
+        parsed = urlparse(url)
+        if parsed.scheme in ("data", "about", "blob") or parsed.hostname in LOCAL_HOSTS:
+            route.continue_()
+        else:
+            self.blocked.append(url)
+            route.abort()

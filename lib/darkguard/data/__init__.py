@@ -1,0 +1,1 @@
+"""The RUC benchmark: schema, validation, loading, splits and click generation."""

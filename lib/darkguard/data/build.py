@@ -1,0 +1,77 @@
+"""The `build_ruc` stage: benchmark records, validation, split and Stage-1 clicks."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from darkguard import paths
+from darkguard.config import BaseParams, RucParams
+from darkguard.data.clicks import generate_clicks
+from darkguard.data.release import import_release
+from darkguard.data.split import SPLITS, stratified_split
+from darkguard.data.validate import validate_dir
+from darkguard.io import write_json, write_jsonl
+from darkguard.runinfo import write_run_info
+
+
+@dataclass
+class RucBuild:
+    out_dir: Path
+    records: list[dict]
+    splits: dict[str, list[dict]]
+    clicks: dict[str, list[dict]]
+    rejected: list[dict]
+    manifest: list[dict]
+
+
+def build_ruc(
+    ruc: RucParams, base: BaseParams, progress: Callable[[int, int], None] | None = None
+) -> RucBuild:
+    """Build (synth) or import (ruc) the benchmark into `ruc.out_dir`, validate it, split it and
+    generate the clicks of every split."""
+    out_dir = paths.resolve(ruc.out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    manifest: list[dict] = []
+    if ruc.source == "synth":
+        from darkguard.synth.build import build_synth
+
+        records, manifest = build_synth(
+            out_dir=out_dir,
+            normal=ruc.normal_count,
+            deceptive=ruc.deceptive_counts,
+            domains=list(ruc.domains),
+            viewports=ruc.viewports,
+            seed=base.seed,
+            progress=progress,
+        )
+        records.sort(key=lambda r: r["id"])
+    else:
+        records = import_release(paths.resolve(ruc.raw_dir), out_dir)
+    _prune_unreferenced(out_dir, records)
+    if ruc.source == "ruc":
+        (out_dir / "journal.jsonl").unlink(missing_ok=True)
+    write_json(out_dir / "full.json", records)
+    splits = stratified_split(records, ruc.split, base.seed)
+    for name in SPLITS:
+        write_json(out_dir / f"{name}.json", splits[name])
+    validate_dir(out_dir).raise_for_issues()  # everything written is checked once more
+    clicks, rejected = {}, []
+    for name in SPLITS:
+        clicks[name], bad = generate_clicks(splits[name], ruc.n_null, base.seed)
+        rejected += bad
+        write_jsonl(out_dir / "clicks" / f"{name}.jsonl", clicks[name])
+    write_jsonl(out_dir / "clicks" / "rejected.jsonl", rejected)
+    write_jsonl(out_dir / "manifest.jsonl", manifest)
+    write_run_info(out_dir / "run_info.json", {"base": asdict(base), "ruc": asdict(ruc)})
+    return RucBuild(out_dir, records, splits, clicks, rejected, manifest)
+
+
+def _prune_unreferenced(out_dir: Path, records: list[dict]) -> None:
+    """Remove images and pages of earlier builds that no record references any more."""
+    keep = {r["image_path"] for r in records} | {str(r.get("url")) for r in records}
+    for sub in ("images", "websites"):
+        for path in sorted((out_dir / sub).glob("*")):
+            if path.is_file() and path.relative_to(out_dir).as_posix() not in keep:
+                path.unlink()

@@ -1,0 +1,1 @@
+"""Pipeline helpers: byte-stable executed notebooks."""

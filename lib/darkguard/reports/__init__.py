@@ -1,0 +1,1 @@
+"""Report outputs: tables (CSV + Markdown), figures (PNG) and metrics (JSON)."""

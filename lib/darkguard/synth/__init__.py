@@ -1,0 +1,1 @@
+"""RUC-synth: procedurally generated web pages with deceptive patterns, rendered in Chromium."""

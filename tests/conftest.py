@@ -1,0 +1,36 @@
+"""Shared fixtures: a copy of the public-release-format fixture, and relocated output folders."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+FIXTURE = Path(__file__).parent / "fixtures" / "ruc_release"
+
+
+@pytest.fixture
+def release(tmp_path: Path) -> Path:
+    """A writable copy of the small RUC release fixture (train/eval/full JSON + images/)."""
+    dst = tmp_path / "ruc_release"
+    shutil.copytree(FIXTURE, dst)
+    return dst
+
+
+def edit_records(directory: Path, name: str, edit) -> None:
+    """Apply `edit(records)` to `<directory>/<name>` in place."""
+    path = directory / name
+    records = json.loads(path.read_text())
+    edit(records)
+    path.write_text(json.dumps(records, indent=2))
+
+
+@pytest.fixture
+def workdirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
+    """Relocate data/ and reports/ into a temporary folder for the test."""
+    data, reports = tmp_path / "data", tmp_path / "reports"
+    monkeypatch.setenv("DARKGUARD_DATA", str(data))
+    monkeypatch.setenv("DARKGUARD_REPORTS", str(reports))
+    return data, reports

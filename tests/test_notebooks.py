@@ -1,0 +1,47 @@
+"""nbval: re-executing each executed notebook reproduces its outputs.
+
+Outputs go to temporary folders (DARKGUARD_DATA / DARKGUARD_REPORTS), so tests never overwrite
+pipeline outputs. The built data is copied there first, so builds resume instead of restarting.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from darkguard import paths
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+EXECUTED = sorted((paths.ROOT / "reports" / "executed").glob("*.ipynb"))
+
+
+@pytest.mark.parametrize("notebook", EXECUTED, ids=[p.name for p in EXECUTED])
+def test_executed_notebook_reproduces(notebook, tmp_path) -> None:
+    data, reports = tmp_path / "data", tmp_path / "reports"
+    if (paths.ROOT / "data" / "ruc").is_dir():
+        shutil.copytree(paths.ROOT / "data" / "ruc", data / "ruc")
+    env = {**os.environ, "DARKGUARD_DATA": str(data), "DARKGUARD_REPORTS": str(reports)}
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "--nbval",
+            str(notebook),
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "--nbval-cell-timeout=1200",
+            "--rootdir",
+            str(tmp_path),
+        ],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-2000:]
