@@ -64,7 +64,7 @@ def bench_render(n: int) -> dict:
     from darkguard.config import load_params
     from darkguard.synth.build import build_synth
 
-    ruc = load_params()["ruc"]
+    ruc = load_params()["data"]
     comp = ruc["composition"]
     scale = n / (comp["normal"] + sum(comp["deceptive"].values()))
     deceptive = {k: max(1, round(v * scale)) for k, v in comp["deceptive"].items()}
@@ -89,7 +89,7 @@ def bench_render(n: int) -> dict:
 
 
 def bench_full() -> dict:
-    from darkguard.config import BaseParams, RucParams, load_params
+    from darkguard.config import BaseParams, DataParams, load_params
     from darkguard.data.build import build_ruc
     from darkguard.reports.ruc_outputs import write_ruc_reports
 
@@ -97,7 +97,7 @@ def bench_full() -> dict:
     with tempfile.TemporaryDirectory() as tmp, PeakMemory() as mem:
         os.environ["DARKGUARD_DATA"] = f"{tmp}/data"
         os.environ["DARKGUARD_REPORTS"] = f"{tmp}/reports"
-        base, ruc = BaseParams.from_dict(params["base"]), RucParams.from_dict(params["ruc"])
+        base, ruc = BaseParams.from_dict(params["base"]), DataParams.from_dict(params["data"])
         start = time.perf_counter()
         build = build_ruc(ruc, base)
         built = time.perf_counter() - start

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from darkguard.config import BaseParams, RucParams, load_params
+from darkguard.config import BaseParams, DataParams, load_params
 from darkguard.data.build import build_ruc
 from darkguard.data.validate import validate_dir
 from darkguard.io import read_jsonl
@@ -27,8 +27,8 @@ SMALL = {
 }
 
 
-def small_params(**changes) -> RucParams:
-    params = RucParams.from_dict({**load_params()["ruc"], "composition": SMALL})
+def small_params(**changes) -> DataParams:
+    params = DataParams.from_dict({**load_params()["data"], "composition": SMALL})
     return replace(params, **changes)
 
 
@@ -70,7 +70,7 @@ def test_build_writes_a_valid_benchmark(workdirs, count_renders) -> None:
     assert {c["label"] for c in clicks} == {-1, 0, 1}
     assert read_jsonl(out / "clicks" / "rejected.jsonl") == []
     run_info = json.loads((out / "run_info.json").read_text())
-    assert run_info["params"]["ruc"]["composition"] == SMALL and "torch" in run_info["packages"]
+    assert run_info["params"]["data"]["composition"] == SMALL and "torch" in run_info["packages"]
 
 
 def test_rebuild_reuses_pages_and_is_byte_identical(workdirs, count_renders) -> None:

@@ -14,7 +14,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import sync_playwright
+from playwright.sync_api import expect, sync_playwright
 
 from darkguard import paths
 from darkguard.browser import RequestGuard, launch
@@ -27,6 +27,9 @@ SETTINGS = {
         "checkForUpdates": False,
     },
 }
+
+
+VISIBLE_NOTEBOOK = ".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook"
 
 
 def free_port() -> int:
@@ -94,17 +97,20 @@ def open_notebook(lab, relative: Path):
     page = browser.new_page(viewport={"width": 1400, "height": 1000})
     guard = RequestGuard()
     page.route("**/*", guard)
-    page.goto(f"{base}/lab/tree/{relative.as_posix()}?token={token}")
-    page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=60_000)
+    # A fresh workspace per test, so that no tab of an earlier test is restored.
+    workspace = secrets.token_hex(4)
+    page.goto(f"{base}/lab/workspaces/{workspace}/tree/{relative.as_posix()}?reset&token={token}")
+    page.wait_for_selector(f"{VISIBLE_NOTEBOOK} .jp-Cell", timeout=60_000)
     return pw, browser, page, guard
 
 
 def test_source_notebook_renders(lab) -> None:
     pw, browser, page, guard = open_notebook(lab, Path("notebooks/01_build_ruc.ipynb"))
     try:
-        page.wait_for_selector(".jp-MarkdownOutput h1", timeout=30_000)
-        assert "Build the RUC benchmark" in page.inner_text(".jp-MarkdownOutput h1")
-        assert page.locator(".jp-CodeCell").count() >= 5
+        page.wait_for_selector(f"{VISIBLE_NOTEBOOK} .jp-MarkdownOutput h1", timeout=30_000)
+        heading = page.inner_text(f"{VISIBLE_NOTEBOOK} .jp-MarkdownOutput h1")
+        assert "Build the RUC benchmark" in heading
+        assert page.locator(f"{VISIBLE_NOTEBOOK} .jp-CodeCell").count() >= 5
         assert guard.blocked == []
     finally:
         browser.close()
@@ -116,10 +122,12 @@ def test_executed_notebook_outputs_render(lab) -> None:
     assert (paths.ROOT / executed).is_file(), "run `make repro` first"
     pw, browser, page, guard = open_notebook(lab, executed)
     try:
-        page.wait_for_selector(".jp-OutputArea-output img", timeout=30_000)
-        text = page.inner_text(".jp-Notebook")
-        assert "ruc/split" in text and "637" in text and "1407" in text
-        image = page.locator(".jp-OutputArea-output img").first
+        page.wait_for_selector(f"{VISIBLE_NOTEBOOK} .jp-OutputArea-output img", timeout=30_000)
+        outputs = page.locator(f"{VISIBLE_NOTEBOOK} .jp-OutputArea")
+        for text in ("1407 records in data/ruc; valid: True", "ruc/split", "637", "348"):
+            # Markdown outputs render asynchronously: expect() retries until they appear.
+            expect(outputs.filter(has_text=text).first).to_be_visible(timeout=30_000)
+        image = page.locator(f"{VISIBLE_NOTEBOOK} .jp-OutputArea-output img").first
         assert image.evaluate("img => img.naturalWidth") > 500
         assert guard.blocked == []
     finally:

@@ -13,7 +13,7 @@ from darkguard.synth.render import PageRenderer, pixel_box
 from darkguard.synth.spec import make_page, plan_pages
 
 pytestmark = pytest.mark.browser
-RUC = load_params()["ruc"]
+RUC = load_params()["data"]
 
 
 @pytest.fixture(scope="module")

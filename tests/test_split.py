@@ -26,7 +26,7 @@ def by_type(split: list[dict]) -> tuple[int, int]:
 
 
 def test_default_composition_reproduces_table_13() -> None:
-    comp = load_params()["ruc"]["composition"]
+    comp = load_params()["data"]["composition"]
     splits = stratified_split(make_records(comp["normal"], comp["deceptive"]), FRACTIONS, 42)
     assert by_type(splits["train"]) == (637, 348)
     assert by_type(splits["valid"]) == (137, 75)

@@ -12,7 +12,7 @@ from darkguard.data.schema import DECEPTION_CATEGORIES
 from darkguard.synth.patterns import PATTERNS
 from darkguard.synth.spec import make_page, plan_pages
 
-RUC = load_params()["ruc"]
+RUC = load_params()["data"]
 VIEWPORTS = RUC["viewports"]
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from dataclasses import asdict
 from pathlib import Path
 
 from darkguard.io import InputError
@@ -31,28 +30,28 @@ def _cmd_ruc_validate(args: argparse.Namespace) -> int:
 
 
 def _cmd_ruc_build(args: argparse.Namespace) -> int:
-    from darkguard.config import BaseParams, RucParams, load_params
+    from darkguard.config import BaseParams, DataParams, load_params
     from darkguard.data.build import build_ruc
 
     params = load_params(Path(args.params) if args.params else None)
-    base, ruc = BaseParams.from_dict(params["base"]), RucParams.from_dict(params["ruc"])
+    base, data = BaseParams.from_dict(params["base"]), DataParams.from_dict(params["data"])
     start = time.perf_counter()
 
     def progress(done: int, total: int) -> None:
         if done % 100 == 0 or done == total:
             print(f"  {done}/{total} pages", file=sys.stderr)
 
-    build = build_ruc(ruc, base, progress)
+    build = build_ruc(data, base, progress)
     if args.reports:
         from darkguard.reports.ruc_outputs import write_ruc_reports
 
-        write_ruc_reports(build, ruc)
+        write_ruc_reports(build, data)
     print(
         f"built {len(build.records)} records into {build.out_dir} in "
         f"{time.perf_counter() - start:.1f} s; splits "
         f"{ {k: len(v) for k, v in build.splits.items()} }; "
         f"{sum(len(v) for v in build.clicks.values())} clicks; "
-        f"{len(build.rejected)} rejected; source {asdict(ruc)['source']}"
+        f"{len(build.rejected)} rejected; source {data.source}"
     )
     return 0
 

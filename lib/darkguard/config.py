@@ -49,7 +49,7 @@ class BaseParams:
 
 
 @dataclass(frozen=True)
-class RucParams:
+class DataParams:
     source: str = "synth"
     raw_dir: str = "data/raw/ruc"
     out_dir: str = "data/ruc"
@@ -62,20 +62,20 @@ class RucParams:
 
     def __post_init__(self) -> None:
         if self.source not in ("synth", "ruc"):
-            raise InputError(f"params.yaml: ruc.source: {self.source!r} not in ('synth', 'ruc')")
+            raise InputError(f"params.yaml: data.source: {self.source!r} not in ('synth', 'ruc')")
         if set(self.split) != {"train", "valid", "test"}:
-            raise InputError("params.yaml: ruc.split: needs exactly train, valid, test")
+            raise InputError("params.yaml: data.split: needs exactly train, valid, test")
         if abs(sum(self.split.values()) - 1.0) > 1e-9:
-            raise InputError("params.yaml: ruc.split: fractions must sum to 1")
+            raise InputError("params.yaml: data.split: fractions must sum to 1")
         if self.n_null < 0:
-            raise InputError("params.yaml: ruc.n_null: must be >= 0")
+            raise InputError("params.yaml: data.n_null: must be >= 0")
         for vp in self.viewports:
             if len(vp) != 2 or vp[0] < 1024 or vp[1] < 768:
-                raise InputError(f"params.yaml: ruc.viewports: {vp} is not [w>=1024, h>=768]")
+                raise InputError(f"params.yaml: data.viewports: {vp} is not [w>=1024, h>=768]")
 
     @classmethod
-    def from_dict(cls, values: dict[str, Any]) -> RucParams:
-        return _build(cls, "ruc", values)
+    def from_dict(cls, values: dict[str, Any]) -> DataParams:
+        return _build(cls, "data", values)
 
     @property
     def deceptive_counts(self) -> dict[str, int]:

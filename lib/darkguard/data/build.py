@@ -7,7 +7,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from darkguard import paths
-from darkguard.config import BaseParams, RucParams
+from darkguard.config import BaseParams, DataParams
 from darkguard.data.clicks import generate_clicks
 from darkguard.data.release import import_release
 from darkguard.data.split import SPLITS, stratified_split
@@ -27,44 +27,44 @@ class RucBuild:
 
 
 def build_ruc(
-    ruc: RucParams, base: BaseParams, progress: Callable[[int, int], None] | None = None
+    params: DataParams, base: BaseParams, progress: Callable[[int, int], None] | None = None
 ) -> RucBuild:
-    """Build (synth) or import (ruc) the benchmark into `ruc.out_dir`, validate it, split it and
+    """Build (synth) or import (ruc) the benchmark into `params.out_dir`, validate it, split it and
     generate the clicks of every split."""
-    out_dir = paths.resolve(ruc.out_dir)
+    out_dir = paths.resolve(params.out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     manifest: list[dict] = []
-    if ruc.source == "synth":
+    if params.source == "synth":
         from darkguard.synth.build import build_synth
 
         records, manifest = build_synth(
             out_dir=out_dir,
-            normal=ruc.normal_count,
-            deceptive=ruc.deceptive_counts,
-            domains=list(ruc.domains),
-            viewports=ruc.viewports,
+            normal=params.normal_count,
+            deceptive=params.deceptive_counts,
+            domains=list(params.domains),
+            viewports=params.viewports,
             seed=base.seed,
             progress=progress,
         )
         records.sort(key=lambda r: r["id"])
     else:
-        records = import_release(paths.resolve(ruc.raw_dir), out_dir)
+        records = import_release(paths.resolve(params.raw_dir), out_dir)
     _prune_unreferenced(out_dir, records)
-    if ruc.source == "ruc":
+    if params.source == "ruc":
         (out_dir / "journal.jsonl").unlink(missing_ok=True)
     write_json(out_dir / "full.json", records)
-    splits = stratified_split(records, ruc.split, base.seed)
+    splits = stratified_split(records, params.split, base.seed)
     for name in SPLITS:
         write_json(out_dir / f"{name}.json", splits[name])
     validate_dir(out_dir).raise_for_issues()  # everything written is checked once more
     clicks, rejected = {}, []
     for name in SPLITS:
-        clicks[name], bad = generate_clicks(splits[name], ruc.n_null, base.seed)
+        clicks[name], bad = generate_clicks(splits[name], params.n_null, base.seed)
         rejected += bad
         write_jsonl(out_dir / "clicks" / f"{name}.jsonl", clicks[name])
     write_jsonl(out_dir / "clicks" / "rejected.jsonl", rejected)
     write_jsonl(out_dir / "manifest.jsonl", manifest)
-    write_run_info(out_dir / "run_info.json", {"base": asdict(base), "ruc": asdict(ruc)})
+    write_run_info(out_dir / "run_info.json", {"base": asdict(base), "data": asdict(params)})
     return RucBuild(out_dir, records, splits, clicks, rejected, manifest)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numbers
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -56,8 +57,11 @@ def _is_int(value: object) -> bool:
     return isinstance(value, numbers.Integral) and not isinstance(value, bool)
 
 
+AddProblem = Callable[[str, str], None]  # (field, message)
+
+
 def _check_box(
-    box_field: str, value: object, width: object, height: object, add: callable
+    box_field: str, value: object, width: object, height: object, add: AddProblem
 ) -> list[float] | None:
     if not isinstance(value, dict) or "bbox" not in value:
         add(box_field, "missing 'bbox'")
@@ -88,7 +92,9 @@ def _check_box(
     return list(bbox)
 
 
-def validate_record(record: object, file: str, directory: Path, add_issue: callable) -> None:
+def validate_record(
+    record: object, file: str, directory: Path, add_issue: Callable[[Issue], None]
+) -> None:
     """Check one record; report each problem through `add_issue(Issue)`."""
     rid = str(record.get("id", "?")) if isinstance(record, dict) else "?"
 
@@ -127,7 +133,9 @@ def validate_record(record: object, file: str, directory: Path, add_issue: calla
         _check_image(directory, image_path, width, height, add)
 
 
-def _check_image(directory: Path, image_path: object, width: object, height: object, add) -> None:
+def _check_image(
+    directory: Path, image_path: object, width: object, height: object, add: AddProblem
+) -> None:
     if not isinstance(image_path, str) or not image_path:
         add("image_path", f"expected a relative path, got {image_path!r}")
         return

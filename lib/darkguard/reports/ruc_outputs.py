@@ -6,7 +6,7 @@ import matplotlib.pyplot as plt
 import pandas as pd
 
 from darkguard import paths
-from darkguard.config import RucParams
+from darkguard.config import DataParams
 from darkguard.data.build import RucBuild
 from darkguard.io import write_json
 from darkguard.reports import ruc
@@ -14,7 +14,7 @@ from darkguard.reports.figures import examples_figure, save_figure
 from darkguard.reports.tables import save_table
 
 
-def write_ruc_reports(build: RucBuild, params: RucParams) -> dict[str, pd.DataFrame]:
+def write_ruc_reports(build: RucBuild, params: DataParams) -> dict[str, pd.DataFrame]:
     """Tables (CSV + MD), the examples figure and `metrics/ruc.json`; returns the tables."""
     label = ruc.dataset_label(params.source)
     areas, ratio = ruc.box_areas(build.records)

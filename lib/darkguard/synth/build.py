@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -36,8 +37,6 @@ class Journal:
 
     @staticmethod
     def _readable_prefix(path: Path) -> list[dict]:
-        import json
-
         rows = []
         for line in path.read_text(encoding="utf-8").splitlines():
             try:
@@ -47,8 +46,6 @@ class Journal:
         return rows
 
     def append(self, row: dict) -> None:
-        import json
-
         if self._fh is None:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._fh = self.path.open("a", encoding="utf-8")
