@@ -1,0 +1,1 @@
+"""The model layer: prompts, output parsers, model specs and generation backends."""

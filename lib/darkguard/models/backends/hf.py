@@ -1,0 +1,89 @@
+"""Local transformers backend: hub id or folder, batched greedy decoding, image-size caps."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+
+import torch
+
+from darkguard.models.backends import Conversation
+from darkguard.models.spec import ModelSpec
+
+DTYPES = {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16}
+
+
+def safe_batch_decode(tokenizer, sequences: Sequence[Sequence[int]], **kwargs) -> list[str]:
+    """Decode, replacing ids outside the vocabulary by the pad id (paper App. E.3)."""
+    pad_id = tokenizer.pad_token_id or 0
+    vocab_size = len(tokenizer)
+    cleaned = [[v if 0 <= v < vocab_size else pad_id for v in seq] for seq in sequences]
+    return tokenizer.batch_decode(cleaned, **kwargs)
+
+
+def to_qwen_messages(conversation: Conversation) -> Conversation:
+    """Normalize content to lists of typed parts (paper App. E.2)."""
+    out = []
+    for message in conversation:
+        content = message["content"]
+        if isinstance(content, str):
+            content = [{"type": "text", "text": content}]
+        parts = []
+        for part in content:
+            if part.get("type") == "image_url":  # OpenAI/ReAct style
+                parts.append({"type": "image", "url": part["image_url"]["url"]})
+            else:
+                parts.append(part)
+        out.append({"role": message["role"], "content": parts})
+    return out
+
+
+class HFBackend:
+    """`AutoProcessor` + `AutoModelForImageTextToText`, optionally with a LoRA adapter."""
+
+    def __init__(self, spec: ModelSpec) -> None:
+        from transformers import AutoModelForImageTextToText, AutoProcessor
+
+        self.spec = spec
+        local = os.path.isdir(spec.path)
+        self.processor = AutoProcessor.from_pretrained(spec.path, local_files_only=local)
+        if spec.max_pixels:  # Qwen processors read the pixel cap from size.longest_edge
+            self.processor.image_processor.size.longest_edge = spec.max_pixels
+        self.tokenizer = self.processor.tokenizer
+        self.tokenizer.padding_side = "left"
+        model = AutoModelForImageTextToText.from_pretrained(
+            spec.path, dtype=DTYPES[spec.dtype], local_files_only=local
+        )
+        if spec.adapter:
+            from peft import PeftModel
+
+            model = PeftModel.from_pretrained(model, spec.adapter)
+        self.model = model.to(spec.device).eval()
+
+    @torch.inference_mode()
+    def generate(
+        self, conversations: list[Conversation], max_new_tokens: int | None = None
+    ) -> list[str]:
+        outputs: list[str] = []
+        max_new = max_new_tokens or self.spec.max_new_tokens
+        for start in range(0, len(conversations), self.spec.batch_size):
+            batch = [
+                to_qwen_messages(c) for c in conversations[start : start + self.spec.batch_size]
+            ]
+            inputs = self.processor.apply_chat_template(
+                batch,
+                add_generation_prompt=True,
+                tokenize=True,
+                return_dict=True,
+                return_tensors="pt",
+                processor_kwargs={"padding": True},
+            ).to(self.spec.device)
+            sequences = self.model.generate(
+                **inputs,
+                max_new_tokens=max_new,
+                do_sample=False,
+                pad_token_id=self.tokenizer.pad_token_id,
+            )
+            new = sequences[:, inputs["input_ids"].shape[1] :].tolist()
+            outputs += safe_batch_decode(self.tokenizer, new, skip_special_tokens=True)
+        return outputs
