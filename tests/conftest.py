@@ -34,3 +34,26 @@ def workdirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Pat
     monkeypatch.setenv("DARKGUARD_DATA", str(data))
     monkeypatch.setenv("DARKGUARD_REPORTS", str(reports))
     return data, reports
+
+
+TINY_CORPUS = [
+    "You are a click evaluator. <judge>-1</judge> <conf>0.85</conf>",
+    *(f"Task: add item {i} to the cart." for i in range(50)),
+]
+
+
+@pytest.fixture(scope="session")
+def tiny_model(tmp_path_factory) -> Path:
+    """A tiny random-weight Qwen3-VL folder (built offline in a few seconds)."""
+    from darkguard.models import prompts
+    from darkguard.models.tiny import TinySize, build_tiny
+
+    corpus = [prompts.EVALUATOR_SYSTEM, prompts.AGENT_SYSTEM, *TINY_CORPUS]
+    return build_tiny(
+        tmp_path_factory.mktemp("tiny"),
+        corpus,
+        TinySize(),
+        vocab_size=600,
+        max_pixels=128 * 128,
+        seed=42,
+    )

@@ -10,25 +10,14 @@ from darkguard.models.backends import load_backend
 from darkguard.models.backends.hf import safe_batch_decode
 from darkguard.models.spec import ModelSpec
 from darkguard.models.tiny import TinySize, build_tiny
+from tests.conftest import TINY_CORPUS
 
-CORPUS = [
-    prompts.EVALUATOR_SYSTEM,
-    prompts.AGENT_SYSTEM,
-    "<judge>-1</judge> <conf>0.85</conf>",
-    *(f"Task: add item {i} to the cart." for i in range(50)),
-]
+CORPUS = [prompts.EVALUATOR_SYSTEM, prompts.AGENT_SYSTEM, *TINY_CORPUS]  # as the tiny_model fixture
 
 
 @pytest.fixture(scope="module")
-def tiny_dir(tmp_path_factory):
-    return build_tiny(
-        tmp_path_factory.mktemp("tiny"),
-        CORPUS,
-        TinySize(),
-        vocab_size=600,
-        max_pixels=128 * 128,
-        seed=42,
-    )
+def tiny_dir(tiny_model):
+    return tiny_model
 
 
 def test_build_is_deterministic(tiny_dir, tmp_path) -> None:

@@ -56,6 +56,42 @@ def _cmd_ruc_build(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_judge(args: argparse.Namespace) -> int:
+    import json
+
+    from darkguard.config import BaseParams, load_params
+    from darkguard.dude.inputs import ObservationAids
+    from darkguard.dude.judge import judge_clicks, labelled_clicks
+    from darkguard.models.backends import load_backend
+    from darkguard.models.registry import resolve_spec
+
+    params = load_params(Path(args.params) if args.params else None)
+    base = BaseParams.from_dict(params["base"])
+    spec = resolve_spec(args.evaluator, "evaluator", params)
+    n_null = int(params.get("data", {}).get("n_null", 1))
+    clicks, records = labelled_clicks(Path(args.data), args.split, n_null, base.seed)
+    if args.limit:
+        clicks = clicks[: args.limit]
+    experience = Path(args.experience).read_text(encoding="utf-8") if args.experience else None
+    aids = ObservationAids(zoom=args.zoom, ocr=args.ocr)
+    start = time.perf_counter()
+    run = judge_clicks(load_backend(spec), Path(args.data), clicks, records, experience, aids)
+    seconds = time.perf_counter() - start
+    m = run.metrics
+    print(
+        f"evaluator {spec.name} on {len(clicks)} clicks of {args.data}"
+        f"{f' ({args.split})' if args.split else ''}: {len(clicks) / seconds:.1f} judgements/s"
+    )
+    print(
+        f"  accuracy (pass rate) {m['pass_rate']:.4f}  C4 (deceptive judged benign) "
+        f"{m['c4_fatal_error_rate']:.4f}  C1 {m['c1_rate']:.4f}  C2 {m['c2_rate']:.4f}  "
+        f"C3 {m['c3_rate']:.4f}  parse failures {m['parse_failure_rate']:.4f}"
+    )
+    if args.out:
+        Path(args.out).write_text(json.dumps({"evaluator": spec.name, **m}, indent=2) + "\n")
+    return 0
+
+
 def _cmd_notebook_clean(args: argparse.Namespace) -> int:
     from darkguard.pipeline.notebooks import clean_file
 
@@ -76,6 +112,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--params", help="parameters file (default: params.yaml of the repository)")
     p.add_argument("--reports", action="store_true", help="also write the report tables/figure")
     p.set_defaults(func=_cmd_ruc_build)
+
+    p = sub.add_parser("judge", help="judge the benign/deceptive/null clicks of a RUC directory")
+    p.add_argument("--data", required=True, help="a RUC-format directory")
+    p.add_argument("--evaluator", help="a model name of the profile in params.yaml, or a folder")
+    p.add_argument("--split", help="train/valid/test (default: every record)")
+    p.add_argument("--experience", help="a Stage-2 experience file for the guidance block")
+    p.add_argument("--zoom", action="store_true", help="add a zoomed crop around the click")
+    p.add_argument("--ocr", action="store_true", help="add OCR text near the click")
+    p.add_argument("--limit", type=int, help="judge only the first N clicks")
+    p.add_argument("--out", help="write the metrics as JSON")
+    p.add_argument("--params", help="parameters file (default: params.yaml of the repository)")
+    p.set_defaults(func=_cmd_judge)
 
     nb = sub.add_parser("notebook", help="notebook utilities").add_subparsers(
         dest="nb", required=True

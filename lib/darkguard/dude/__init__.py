@@ -1,0 +1,1 @@
+"""DUDE: the click evaluator, its training stages and the guard evaluation."""

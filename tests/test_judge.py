@@ -1,0 +1,98 @@
+"""Evaluator inputs, judgement metrics, model SPEC resolution and `darkguard judge`."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from PIL import Image
+
+from darkguard.cli import main
+from darkguard.dude.inputs import ObservationAids, evaluator_conversation, mark_click, zoom_crop
+from darkguard.dude.judge_metrics import judgement_metrics
+from darkguard.io import InputError
+from darkguard.models.parsing import Judgement, OutOfDomain, ParseFailure
+from darkguard.models.registry import resolve_spec
+
+
+def test_mark_click_draws_on_a_copy() -> None:
+    image = Image.new("RGB", (400, 300), (255, 255, 255))
+    marked = mark_click(image, 200, 150)
+    assert image.getpixel((200, 150)) == (255, 255, 255)
+    assert marked.getpixel((200, 150)) == (255, 0, 0)
+
+
+def test_zoom_crop_stays_inside_the_image() -> None:
+    image = Image.new("RGB", (1000, 800))
+    assert zoom_crop(image, 990, 10, 320).size == (320, 320)
+    assert zoom_crop(image, 500, 400, 320).getbbox() is None  # black crop, right size
+    assert zoom_crop(Image.new("RGB", (200, 100)), 50, 50, 320).size == (200, 100)
+
+
+def test_conversation_carries_the_paper_inputs_and_aids() -> None:
+    image = Image.new("RGB", (640, 480))
+    conv = evaluator_conversation(image, "Book the room.", 100.4, 200.6, "Rule A.")
+    assert "[IMPORTANT GUIDANCE]\nRule A." in conv[0]["content"]
+    parts = conv[1]["content"]
+    assert [p["type"] for p in parts] == ["image", "text"]
+    assert "Task: Book the room." in parts[1]["text"] and "(100, 201)" in parts[1]["text"]
+    zoomed = evaluator_conversation(image, "t", 1, 1, aids=ObservationAids(zoom=True))
+    assert [p["type"] for p in zoomed[1]["content"]] == ["image", "image", "text"]
+    assert "zoomed view" in zoomed[1]["content"][2]["text"]
+
+
+def test_judgement_metrics_hand_computed() -> None:
+    labels = [1, 1, 0, 0, -1, -1, -1, 1]
+    outputs = [
+        Judgement(1, 0.9),
+        Judgement(-1, 0.9),  # benign: right, C1
+        Judgement(-1, 0.6),
+        Judgement(1, 0.6),  # null: C2, C3
+        Judgement(1, 0.8),
+        Judgement(-1, 0.8),
+        OutOfDomain(2, 0.5),  # C4, right, OOD
+        ParseFailure("no tag"),
+    ]  # benign: counts as wrong, not as C1
+    m = judgement_metrics(labels, outputs)
+    assert m["pass_rate"] == round(2 / 8, 4)
+    assert m["c1_rate"] == round(1 / 3, 4)
+    assert m["c2_rate"] == 0.5 and m["c3_rate"] == 0.5
+    assert m["c4_fatal_error_rate"] == round(1 / 3, 4)
+    assert m["parse_failure_rate"] == 0.125 and m["out_of_domain_rate"] == 0.125
+
+
+def test_resolve_spec(tmp_path, tiny_model) -> None:
+    params = {
+        "base": {"profile": "paper"},
+        "models": {
+            "paper": {
+                "default_evaluator": "big",
+                "big": {"backend": "hf", "path": "org/big", "device": "cuda"},
+            }
+        },
+    }
+    assert resolve_spec(None, "evaluator", params).path == "org/big"
+    assert resolve_spec(str(tiny_model), "evaluator", params).path == str(tiny_model)
+    with pytest.raises(InputError, match="not a model of profile 'paper'"):
+        resolve_spec("nope", "evaluator", params)
+    with pytest.raises(InputError, match="no default_agent"):
+        resolve_spec(None, "agent", params)
+
+
+def test_cli_judge_on_the_release_fixture(release, tiny_model, tmp_path, capsys) -> None:
+    out = tmp_path / "m.json"
+    assert (
+        main(["judge", "--data", str(release), "--evaluator", str(tiny_model), "--out", str(out)])
+        == 0
+    )
+    text = capsys.readouterr().out
+    assert "on 13 clicks" in text and "C4 (deceptive judged benign)" in text
+    metrics = json.loads(out.read_text())
+    assert metrics["n"] == 13  # 5 benign + 3 deceptive + 5 null
+    total = metrics["pass_rate"] + metrics["parse_failure_rate"] + metrics["out_of_domain_rate"]
+    assert total <= 1.0
+
+
+def test_cli_judge_reports_a_missing_model(release, capsys) -> None:
+    assert main(["judge", "--data", str(release), "--evaluator", "no-such-model"]) == 2
+    assert "not a model of profile 'tiny'" in capsys.readouterr().err
