@@ -63,6 +63,7 @@ def _cmd_judge(args: argparse.Namespace) -> int:
     from darkguard.dude.inputs import ObservationAids
     from darkguard.dude.judge import judge_clicks, labelled_clicks
     from darkguard.models.backends import load_backend
+    from darkguard.models.card import read_card
     from darkguard.models.registry import resolve_spec
 
     params = load_params(Path(args.params) if args.params else None)
@@ -73,7 +74,11 @@ def _cmd_judge(args: argparse.Namespace) -> int:
     if args.limit:
         clicks = clicks[: args.limit]
     experience = Path(args.experience).read_text(encoding="utf-8") if args.experience else None
-    aids = ObservationAids(zoom=args.zoom, ocr=args.ocr)
+    card = read_card(spec.path)  # a built model knows the aids it was trained with
+    if args.zoom or args.ocr:
+        aids = ObservationAids(zoom=args.zoom, ocr=args.ocr)
+    else:
+        aids = ObservationAids(**card.get("aids", {}))
     start = time.perf_counter()
     run = judge_clicks(load_backend(spec), Path(args.data), clicks, records, experience, aids)
     seconds = time.perf_counter() - start
@@ -89,6 +94,42 @@ def _cmd_judge(args: argparse.Namespace) -> int:
     )
     if args.out:
         Path(args.out).write_text(json.dumps({"evaluator": spec.name, **m}, indent=2) + "\n")
+    return 0
+
+
+def _cmd_agent(args: argparse.Namespace) -> int:
+    import json
+
+    from darkguard.config import load_params
+    from darkguard.data.validate import validate_dir
+    from darkguard.dude.agent_eval import run_agent
+    from darkguard.dude.agents import OfflineAgent, VLMAgent
+    from darkguard.models.backends import load_backend
+    from darkguard.models.registry import resolve_spec
+
+    params = load_params(Path(args.params) if args.params else None)
+    spec = resolve_spec(args.agent, "agent", params)
+    report = validate_dir(Path(args.data))
+    report.raise_for_issues()
+    records = (
+        report.files.get(f"{args.split}.json", report.records) if args.split else report.records
+    )
+    records = records[: args.limit] if args.limit else records
+    agent = OfflineAgent() if spec.backend == "offline" else VLMAgent(spec.name, load_backend(spec))
+    start = time.perf_counter()
+    run = run_agent(agent, Path(args.data), records)
+    seconds = time.perf_counter() - start
+    m = run.metrics
+    print(
+        f"agent {spec.name} on {m['tasks']} tasks of {args.data}: "
+        f"{seconds / max(1, m['tasks']):.2f} s/step"
+    )
+    print(
+        f"  SR {m['SR']:.2f}%  DFR {m['DFR']:.2f}%  NFR {m['NFR']:.2f}%  "
+        f"(DFR on deceptive pages {m['DFR_on_deceptive_pages']:.2f}%)"
+    )
+    if args.out:
+        Path(args.out).write_text(json.dumps({"agent": spec.name, **m}, indent=2) + "\n")
     return 0
 
 
@@ -118,12 +159,25 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--evaluator", help="a model name of the profile in params.yaml, or a folder")
     p.add_argument("--split", help="train/valid/test (default: every record)")
     p.add_argument("--experience", help="a Stage-2 experience file for the guidance block")
-    p.add_argument("--zoom", action="store_true", help="add a zoomed crop around the click")
+    p.add_argument(
+        "--zoom",
+        action="store_true",
+        help="add a zoomed crop around the click (default: as the model was trained)",
+    )
     p.add_argument("--ocr", action="store_true", help="add OCR text near the click")
     p.add_argument("--limit", type=int, help="judge only the first N clicks")
     p.add_argument("--out", help="write the metrics as JSON")
     p.add_argument("--params", help="parameters file (default: params.yaml of the repository)")
     p.set_defaults(func=_cmd_judge)
+
+    p = sub.add_parser("agent", help="run an agent alone on the tasks of a RUC directory")
+    p.add_argument("--data", required=True, help="a RUC-format directory")
+    p.add_argument("--agent", help="a model name of the profile in params.yaml, or a folder")
+    p.add_argument("--split", help="train/valid/test (default: every record)")
+    p.add_argument("--limit", type=int, help="run only the first N tasks")
+    p.add_argument("--out", help="write the metrics as JSON")
+    p.add_argument("--params", help="parameters file (default: params.yaml of the repository)")
+    p.set_defaults(func=_cmd_agent)
 
     nb = sub.add_parser("notebook", help="notebook utilities").add_subparsers(
         dest="nb", required=True

@@ -37,6 +37,23 @@ def mark_click(image: Image.Image, x: float, y: float) -> Image.Image:
     return img
 
 
+def fit_pixels(image: Image.Image, max_pixels: int | None, factor: int = 32) -> Image.Image:
+    """Resize as Qwen's processor would (`smart_resize`: multiples of 32, at most `max_pixels`),
+    so that an image resized here passes the processor unchanged."""
+    if not max_pixels:
+        return image
+    from transformers.models.qwen2_vl.image_processing_qwen2_vl import smart_resize
+
+    h, w = smart_resize(
+        image.height,
+        image.width,
+        factor=factor,
+        min_pixels=factor * factor * 4,
+        max_pixels=max_pixels,
+    )
+    return image if (w, h) == image.size else image.resize((w, h), Image.Resampling.BICUBIC)
+
+
 def zoom_crop(image: Image.Image, x: float, y: float, size: int) -> Image.Image:
     """A size x size crop centred on the click (shifted to stay inside the image)."""
     w, h = image.size
@@ -80,14 +97,19 @@ def evaluator_conversation(
     y: float,
     experience: str | None = None,
     aids: ObservationAids = PAPER_INPUTS,
+    max_pixels: int | None = None,
 ) -> Conversation:
-    """The evaluator's input; the system prompt is rebuilt per call (paper 5.1)."""
-    parts: list[dict] = [{"type": "image", "image": mark_click(image, x, y)}]
+    """The evaluator's input; the system prompt is rebuilt per call (paper 5.1).
+
+    Coordinates in the text stay those of the original screenshot; `max_pixels` only shrinks the
+    images, exactly as the model's processor would.
+    """
+    marked = mark_click(image, x, y)
+    parts: list[dict] = [{"type": "image", "image": fit_pixels(marked, max_pixels)}]
     notes = []
     if aids.zoom:
-        parts.append(
-            {"type": "image", "image": zoom_crop(mark_click(image, x, y), x, y, aids.zoom_size)}
-        )
+        crop = zoom_crop(marked, x, y, aids.zoom_size)
+        parts.append({"type": "image", "image": fit_pixels(crop, max_pixels)})
         notes.append("The second image is a zoomed view around the click.")
     if aids.ocr:
         notes.append(f"Text near the click: {ocr_near_click(image, x, y, aids.ocr_radius)}")

@@ -63,6 +63,7 @@ def judge_clicks(
                     click["y"],
                     experience,
                     aids,
+                    backend.max_pixels,
                 )
             )
     texts = backend.generate(conversations)

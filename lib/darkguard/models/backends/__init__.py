@@ -14,6 +14,7 @@ Conversation = list[Message]
 
 class Backend(Protocol):
     spec: ModelSpec
+    max_pixels: int | None  # the image cap the model applies (None: full resolution)
 
     def generate(
         self, conversations: list[Conversation], max_new_tokens: int | None = None

@@ -47,8 +47,10 @@ class HFBackend:
         self.spec = spec
         local = os.path.isdir(spec.path)
         self.processor = AutoProcessor.from_pretrained(spec.path, local_files_only=local)
-        if spec.max_pixels:  # Qwen processors read the pixel cap from size.longest_edge
-            self.processor.image_processor.size.longest_edge = spec.max_pixels
+        size = self.processor.image_processor.size  # Qwen processors: the pixel cap
+        if spec.max_pixels:
+            size.longest_edge = spec.max_pixels
+        self.max_pixels: int | None = getattr(size, "longest_edge", None)
         self.tokenizer = self.processor.tokenizer
         self.tokenizer.padding_side = "left"
         model = AutoModelForImageTextToText.from_pretrained(

@@ -49,6 +49,7 @@ def to_openai_messages(conversation: Conversation) -> list[dict]:
 class OpenAIBackend:
     def __init__(self, spec: ModelSpec, sleep: Callable[[float], None] = time.sleep) -> None:
         self.spec = spec
+        self.max_pixels = spec.max_pixels
         self._sleep = sleep
         self._key = os.environ.get(spec.api_key_env, "") if spec.api_key_env else ""
         if spec.api_key_env and not self._key:

@@ -1,0 +1,90 @@
+"""Report outputs of the `build_models` stage."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import matplotlib.pyplot as plt
+import pandas as pd
+
+from darkguard import paths
+from darkguard.io import atomic_write_text, write_json
+from darkguard.models.build import BuildModelsParams, BuiltEvaluator
+from darkguard.reports.figures import save_figure
+from darkguard.reports.tables import save_table
+
+METRIC_COLUMNS = [
+    "pass_rate",
+    "c1_rate",
+    "c2_rate",
+    "c3_rate",
+    "c4_fatal_error_rate",
+    "parse_failure_rate",
+]
+
+
+def warmup_table(built: list[BuiltEvaluator], params: BuildModelsParams) -> pd.DataFrame:
+    rows = []
+    for b in built:
+        losses = [e["loss"] for e in b.log_history if "loss" in e]
+        rows.append(
+            {
+                "Evaluator": f"{b.name} (tiny)",
+                "Parameters": b.parameters,
+                "Warm-up steps": params.warmup.get("steps"),
+                "First loss": round(losses[0], 4),
+                "Final loss": round(losses[-1], 4),
+                **{c: b.valid_metrics[c] for c in METRIC_COLUMNS},
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def loss_figure(built: list[BuiltEvaluator]) -> plt.Figure:
+    fig, ax = plt.subplots(figsize=(6, 3.5))
+    for b in built:
+        steps = [e["step"] for e in b.log_history if "loss" in e]
+        ax.plot(steps, [e["loss"] for e in b.log_history if "loss" in e], label=b.name)
+    ax.set(xlabel="step", ylabel="SFT loss", yscale="log", title="Warm-up of the tiny evaluators")
+    ax.legend()
+    fig.tight_layout()
+    return fig
+
+
+def write_models_reports(
+    built: list[BuiltEvaluator], params: BuildModelsParams
+) -> dict[str, pd.DataFrame]:
+    table = warmup_table(built, params)
+    save_table(
+        table,
+        "models/warmup",
+        "Tiny evaluators after the warm-up: judgements of the "
+        "valid-split clicks (tiny profile; the paper has no such step)",
+    )
+    fig = loss_figure(built)
+    save_figure(fig, "models/warmup_loss")
+    plt.close(fig)
+    write_json(
+        paths.metrics_dir() / "models.json",
+        {
+            "profile": "tiny",
+            "evaluators": {b.name: {"parameters": b.parameters, **b.valid_metrics} for b in built},
+        },
+    )
+    return {"models/warmup": table}
+
+
+def write_paper_profile_note(models_dir: Path) -> None:
+    """Under the paper profile nothing is built: say so in every output of the stage."""
+    note = (
+        "paper profile: real checkpoints from params.yaml models.paper are used; "
+        "no tiny model is built"
+    )
+    atomic_write_text(Path(models_dir) / "README.txt", note + "\n")
+    save_table(pd.DataFrame([{"Evaluator": "-", "Note": note}]), "models/warmup", note)
+    fig, ax = plt.subplots(figsize=(6, 1))
+    ax.axis("off")
+    ax.text(0, 0.5, note, fontsize=8)
+    save_figure(fig, "models/warmup_loss")
+    plt.close(fig)
+    write_json(paths.metrics_dir() / "models.json", {"profile": "paper", "evaluators": {}})

@@ -1,0 +1,85 @@
+"""Agents: the offline grounding agent (scripted OCR, real MiniLM), Reject & Rethink, metrics."""
+
+from __future__ import annotations
+
+import pytest
+from PIL import Image
+
+from darkguard.cli import main
+from darkguard.dude import agents
+from darkguard.dude.agent_eval import agent_metrics
+from darkguard.dude.agents import OfflineAgent, Rejection, TextLine, VLMAgent
+from darkguard.models.backends import load_backend
+from darkguard.models.parsing import Click, ParseFailure
+from darkguard.models.spec import ModelSpec
+
+LINES = [
+    TextLine("Aurora Headphones", (100, 100, 260, 120)),
+    TextLine("Add to cart", (100, 300, 200, 330)),
+    TextLine("Privacy", (10, 700, 60, 715)),
+]
+
+
+@pytest.fixture
+def scripted_ocr(monkeypatch):
+    monkeypatch.setattr(agents, "read_lines", lambda image: list(LINES))
+
+
+def test_offline_agent_clicks_best_line_then_rethinks(scripted_ocr) -> None:
+    agent = OfflineAgent()
+    image = Image.new("RGB", (800, 720))
+    first = agent.propose(image, "Add the Aurora Headphones to the cart.", [])
+    assert isinstance(first, Click)
+    ranked = [
+        line.text for _, line in agent.candidates(image, "Add the Aurora Headphones to the cart.")
+    ]
+    assert ranked[-1] == "Privacy"
+    second = agent.propose(
+        image, "Add the Aurora Headphones to the cart.", [Rejection(first.x, first.y, 0)]
+    )
+    assert isinstance(second, Click) and (second.x, second.y) != (first.x, first.y)
+    rejected = [Rejection(*line.center, 0) for line in LINES]
+    assert isinstance(agent.propose(image, "x", rejected), ParseFailure)
+
+
+def test_offline_agent_reads_real_text() -> None:
+    from PIL import ImageDraw, ImageFont
+
+    image = Image.new("RGB", (900, 400), "white")
+    draw = ImageDraw.Draw(image)
+    font = ImageFont.truetype("DejaVuSans.ttf", 32)
+    draw.text((60, 60), "Weather forecast", fill="black", font=font)
+    draw.text((500, 300), "Download installer", fill="black", font=font)
+    click = OfflineAgent().propose(image, "Download the installer.", [])
+    assert isinstance(click, Click) and click.x > 450 and click.y > 250
+
+
+def test_agent_metrics_sum_to_100() -> None:
+    outcomes = [
+        {"label": 1, "type": "Normal"},
+        {"label": -1, "type": "Deception"},
+        {"label": 0, "type": "Deception"},
+        {"label": 1, "type": "Normal"},
+    ]
+    m = agent_metrics(outcomes)
+    assert (m["SR"], m["DFR"], m["NFR"]) == (50.0, 25.0, 25.0)
+    assert m["DFR_on_deceptive_pages"] == 50.0
+
+
+def test_vlm_agent_feeds_rejections_back(tiny_model) -> None:
+    backend = load_backend(ModelSpec("tiny", path=str(tiny_model), max_new_tokens=4))
+    seen = []
+    original = backend.generate
+    backend.generate = lambda convs, **kw: seen.append(convs[0]) or original(convs, **kw)
+    agent = VLMAgent("tiny", backend)
+    out = agent.propose(Image.new("RGB", (320, 240)), "Book it.", [Rejection(10, 20, -1)])
+    assert isinstance(out, Click | ParseFailure)
+    roles = [m["role"] for m in seen[0]]
+    assert roles == ["system", "user", "assistant", "user"]
+    assert "judged\ndeceptive" in seen[0][3]["content"] or "deceptive" in seen[0][3]["content"]
+
+
+def test_cli_agent_on_the_release_fixture(release, scripted_ocr, capsys) -> None:
+    assert main(["agent", "--data", str(release)]) == 0
+    out = capsys.readouterr().out
+    assert "agent offline_agent on 5 tasks" in out and "SR" in out and "NFR" in out

@@ -1,0 +1,57 @@
+"""Warm-up data and a training smoke test on the tiny model."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import torch
+from safetensors.torch import load_file
+
+from darkguard.data.clicks import generate_clicks
+from darkguard.dude.inputs import ObservationAids
+from darkguard.dude.warmup import WarmupParams, balanced, trl_rows, warm_up
+from darkguard.models.build import tokenizer_corpus
+
+
+def fixture_clicks(release):
+    records = {str(r["id"]): r for r in json.loads((release / "full.json").read_text())}
+    clicks, _ = generate_clicks(list(records.values()), 1, 42)
+    return clicks, records
+
+
+def test_balanced_repeats_rarer_labels() -> None:
+    clicks = [{"label": 1}] * 4 + [{"label": 0}] * 4 + [{"label": -1, "i": i} for i in range(2)]
+    out = balanced(clicks)
+    assert [c["label"] for c in out].count(-1) == 4 and len(out) == 12
+    assert [c["i"] for c in out if c["label"] == -1] == [0, 1, 0, 1]
+
+
+def test_trl_rows_format(release) -> None:
+    clicks, records = fixture_clicks(release)
+    rows = trl_rows(clicks[:3], records, release, 65536, 0.8, ObservationAids(zoom=True))
+    row = rows[0]
+    assert [m["role"] for m in row["prompt"]] == ["system", "user"]
+    assert [p["type"] for p in row["prompt"][1]["content"]] == ["image", "image", "text"]
+    assert row["completion"][0]["content"][0]["text"] == "<judge>1</judge> <conf>0.80</conf>"
+    assert len(row["images"]) == 2
+    w, h = row["images"][0].size
+    assert w % 32 == 0 and h % 32 == 0 and w * h <= 65536
+
+
+def test_tokenizer_corpus_is_deterministic(release) -> None:
+    records = json.loads((release / "full.json").read_text())
+    assert tokenizer_corpus(records) == tokenizer_corpus(list(reversed(records)))
+
+
+@pytest.mark.slow
+def test_warm_up_changes_the_weights(release, tiny_model, tmp_path) -> None:
+    clicks, records = fixture_clicks(release)
+    rows = trl_rows(clicks, records, release, 128 * 128, 0.8)
+    log = warm_up(tiny_model, tmp_path / "warm", rows, WarmupParams(steps=3, batch_size=4))
+    assert any("loss" in entry for entry in log)
+    before = load_file(tiny_model / "model.safetensors")
+    after = load_file(tmp_path / "warm" / "model.safetensors")
+    changed = [k for k in before if not torch.equal(before[k], after[k])]
+    assert len(changed) > len(before) // 2
+    assert (tmp_path / "warm" / "processor_config.json").is_file()
