@@ -24,8 +24,8 @@ def main() -> None:
     from darkguard import paths
     from darkguard.data import schema
     from darkguard.dude.agents import OfflineAgent
-    from darkguard.dude.inputs import ObservationAids, evaluator_conversation
-    from darkguard.dude.judge import judge_clicks
+    from darkguard.dude.inputs import ObservationAids
+    from darkguard.dude.judge import click_conversations, judge_clicks
     from darkguard.io import read_jsonl
     from darkguard.models.backends.hf import HFBackend
     from darkguard.models.card import read_card
@@ -47,21 +47,7 @@ def main() -> None:
         start = time.perf_counter()
         judge_clicks(backend, data, clicks, records, aids=aids)
         end_to_end = len(clicks) / (time.perf_counter() - start)
-        convs = []
-        for c in clicks:
-            r = records[c["sample_id"]]
-            with Image.open(data / r["image_path"]) as img:
-                convs.append(
-                    evaluator_conversation(
-                        img.convert("RGB"),
-                        schema.task_text(r),
-                        c["x"],
-                        c["y"],
-                        None,
-                        aids,
-                        backend.max_pixels,
-                    )
-                )
+        convs = click_conversations(data, clicks, records, None, aids, backend.max_pixels)
         start = time.perf_counter()
         backend.generate(convs)
         generation = len(clicks) / (time.perf_counter() - start)

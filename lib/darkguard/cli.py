@@ -141,6 +141,16 @@ def _cmd_notebook_clean(args: argparse.Namespace) -> int:
     return 0
 
 
+def _add_run_arguments(p: argparse.ArgumentParser, role: str) -> None:
+    """Flags shared by the commands that run a model over a RUC directory."""
+    p.add_argument("--data", required=True, help="a RUC-format directory")
+    p.add_argument(f"--{role}", help="a model name of the profile in params.yaml, or a folder")
+    p.add_argument("--split", help="train/valid/test (default: every record)")
+    p.add_argument("--limit", type=int, help="use only the first N items")
+    p.add_argument("--out", help="write the metrics as JSON")
+    p.add_argument("--params", help="parameters file (default: params.yaml of the repository)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="darkguard", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -155,9 +165,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_ruc_build)
 
     p = sub.add_parser("judge", help="judge the benign/deceptive/null clicks of a RUC directory")
-    p.add_argument("--data", required=True, help="a RUC-format directory")
-    p.add_argument("--evaluator", help="a model name of the profile in params.yaml, or a folder")
-    p.add_argument("--split", help="train/valid/test (default: every record)")
+    _add_run_arguments(p, "evaluator")
     p.add_argument("--experience", help="a Stage-2 experience file for the guidance block")
     p.add_argument(
         "--zoom",
@@ -165,18 +173,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="add a zoomed crop around the click (default: as the model was trained)",
     )
     p.add_argument("--ocr", action="store_true", help="add OCR text near the click")
-    p.add_argument("--limit", type=int, help="judge only the first N clicks")
-    p.add_argument("--out", help="write the metrics as JSON")
-    p.add_argument("--params", help="parameters file (default: params.yaml of the repository)")
     p.set_defaults(func=_cmd_judge)
 
     p = sub.add_parser("agent", help="run an agent alone on the tasks of a RUC directory")
-    p.add_argument("--data", required=True, help="a RUC-format directory")
-    p.add_argument("--agent", help="a model name of the profile in params.yaml, or a folder")
-    p.add_argument("--split", help="train/valid/test (default: every record)")
-    p.add_argument("--limit", type=int, help="run only the first N tasks")
-    p.add_argument("--out", help="write the metrics as JSON")
-    p.add_argument("--params", help="parameters file (default: params.yaml of the repository)")
+    _add_run_arguments(p, "agent")
     p.set_defaults(func=_cmd_agent)
 
     nb = sub.add_parser("notebook", help="notebook utilities").add_subparsers(

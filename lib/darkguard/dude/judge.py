@@ -42,6 +42,33 @@ def labelled_clicks(
     return clicks, by_id
 
 
+def click_conversations(
+    directory: Path,
+    clicks: list[dict],
+    records: dict[str, dict],
+    experience: str | None = None,
+    aids: ObservationAids = PAPER_INPUTS,
+    max_pixels: int | None = None,
+) -> list:
+    """The evaluator's input for every click (screenshots read from `directory`)."""
+    conversations = []
+    for click in clicks:
+        record = records[click["sample_id"]]
+        with Image.open(Path(directory) / record["image_path"]) as img:
+            conversations.append(
+                evaluator_conversation(
+                    img.convert("RGB"),
+                    schema.task_text(record),
+                    click["x"],
+                    click["y"],
+                    experience,
+                    aids,
+                    max_pixels,
+                )
+            )
+    return conversations
+
+
 def judge_clicks(
     backend: Backend,
     directory: Path,
@@ -51,21 +78,9 @@ def judge_clicks(
     aids: ObservationAids = PAPER_INPUTS,
 ) -> JudgeRun:
     """Greedy judgements of every click, parsed, with the metrics of paper Table 5."""
-    conversations = []
-    for click in clicks:
-        record = records[click["sample_id"]]
-        with Image.open(directory / record["image_path"]) as img:
-            conversations.append(
-                evaluator_conversation(
-                    img.convert("RGB"),
-                    schema.task_text(record),
-                    click["x"],
-                    click["y"],
-                    experience,
-                    aids,
-                    backend.max_pixels,
-                )
-            )
+    conversations = click_conversations(
+        directory, clicks, records, experience, aids, backend.max_pixels
+    )
     texts = backend.generate(conversations)
     outputs = [parse_judgement(t) for t in texts]
     metrics = judgement_metrics([c["label"] for c in clicks], outputs)
