@@ -42,6 +42,27 @@ def test_offline_agent_clicks_best_line_then_rethinks(scripted_ocr) -> None:
     assert isinstance(agent.propose(image, "x", rejected), ParseFailure)
 
 
+def test_candidates_are_cached_per_whole_screenshot(monkeypatch) -> None:
+    """Screenshots that share their top rows and the task must not share candidates."""
+    calls = []
+
+    def lines_of(image):
+        calls.append(image.getpixel((5, 700)))
+        y = 600 if image.getpixel((5, 700)) == (255, 255, 255) else 100
+        return [TextLine("Sports", (10, y, 80, y + 20))]
+
+    monkeypatch.setattr(agents, "read_lines", lines_of)
+    agent = OfflineAgent()
+    top_same = Image.new("RGB", (800, 720))
+    other = top_same.copy()
+    other.paste((255, 255, 255), (0, 650, 800, 720))  # differs only near the bottom
+    a = agent.propose(top_same, "Go to the Sports section.", [])
+    b = agent.propose(other, "Go to the Sports section.", [])
+    assert len(calls) == 2 and (a.x, a.y) != (b.x, b.y)
+    agent.propose(other, "Go to the Sports section.", [])
+    assert len(calls) == 2  # the same screenshot is read once
+
+
 def test_offline_agent_reads_real_text() -> None:
     from PIL import ImageDraw, ImageFont
 

@@ -10,6 +10,7 @@ a rejection (Reject & Rethink, paper 3.4).
 
 from __future__ import annotations
 
+import hashlib
 import math
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -123,7 +124,7 @@ class OfflineAgent:
 
     def candidates(self, image: Image.Image, task: str) -> list[tuple[float, TextLine]]:
         """All text lines, best first, with their scores (cached per screenshot and task)."""
-        key = (image.tobytes()[:4096], image.size, task)
+        key = (hashlib.sha1(image.tobytes()).hexdigest(), image.size, task)
         if key not in self._cache:
             lines = read_lines(image)
             if not lines:
