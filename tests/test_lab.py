@@ -86,8 +86,12 @@ def lab(tmp_path_factory):
             pytest.fail("JupyterLab did not start: " + (home / "lab.log").read_text()[-2000:])
         yield base, token
     finally:
-        proc.terminate()
-        proc.wait(timeout=30)
+        proc.terminate()  # JupyterLab shuts its kernels down first; on a loaded machine
+        try:  # that can outlast the grace period, after which it is killed
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=30)
 
 
 def open_notebook(lab, relative: Path):
