@@ -8,8 +8,14 @@ import pytest
 from PIL import Image
 
 from darkguard.cli import main
-from darkguard.dude.inputs import ObservationAids, evaluator_conversation, mark_click, zoom_crop
-from darkguard.dude.judge_metrics import judgement_metrics
+from darkguard.dude.inputs import (
+    ObservationAids,
+    Screenshot,
+    evaluator_conversation,
+    mark_click,
+    zoom_crop,
+)
+from darkguard.dude.judge_metrics import confusion, judgement_metrics
 from darkguard.io import InputError
 from darkguard.models.parsing import Judgement, OutOfDomain, ParseFailure
 from darkguard.models.registry import resolve_spec
@@ -24,9 +30,26 @@ def test_mark_click_draws_on_a_copy() -> None:
 
 def test_zoom_crop_stays_inside_the_image() -> None:
     image = Image.new("RGB", (1000, 800))
-    assert zoom_crop(image, 990, 10, 320).size == (320, 320)
-    assert zoom_crop(image, 500, 400, 320).getbbox() is None  # black crop, right size
-    assert zoom_crop(Image.new("RGB", (200, 100)), 50, 50, 320).size == (200, 100)
+    crop, corner = zoom_crop(image, 990, 10, 320)
+    assert crop.size == (320, 320) and corner == (680, 0)
+    assert zoom_crop(image, 500, 400, 320)[0].getbbox() is None  # black crop, right size
+    assert zoom_crop(Image.new("RGB", (200, 100)), 50, 50, 320)[0].size == (200, 100)
+
+
+def test_screenshot_marks_the_click_on_the_resized_copy() -> None:
+    image = Image.new("RGB", (1280, 800), (255, 255, 255))
+    shot = Screenshot(image, 65536)
+    marked = shot.marked(640, 400)
+    assert marked.size == shot.fitted.size and marked.width * marked.height <= 65536
+    cx, cy = round(640 * shot.scale), round(400 * shot.scale)
+    assert marked.getpixel((cx, cy)) == (255, 0, 0)  # the dot, scaled into the copy
+    assert marked.getpixel((2, 2)) == (255, 255, 255)
+    assert shot.fitted.getpixel((cx, cy)) == (255, 255, 255)  # the cached copy stays clean
+    zoomed = shot.zoomed(640, 400, 320)
+    assert zoomed.size == (256, 256)  # smart_resize of 320 x 320 under the pixel cap
+    assert zoomed.getpixel((128, 128)) == (255, 0, 0)
+    corner = shot.zoomed(5, 5, 320)  # shifted inside: the click sits near the top-left corner
+    assert corner.getpixel((4, 4))[1] < 128
 
 
 def test_conversation_carries_the_paper_inputs_and_aids() -> None:
@@ -58,6 +81,11 @@ def test_judgement_metrics_hand_computed() -> None:
     assert m["c1_rate"] == round(1 / 3, 4)
     assert m["c2_rate"] == 0.5 and m["c3_rate"] == 0.5
     assert m["c4_fatal_error_rate"] == round(1 / 3, 4)
+    matrix = confusion(labels, outputs)
+    benign = {"benign (1)": 1, "null (0)": 0, "deceptive (-1)": 1, "no label": 1}
+    assert matrix["benign (1)"] == benign
+    assert matrix["deceptive (-1)"]["no label"] == 1 and matrix["null (0)"]["benign (1)"] == 1
+    assert sum(sum(row.values()) for row in matrix.values()) == len(labels)
     assert m["parse_failure_rate"] == 0.125 and m["out_of_domain_rate"] == 0.125
 
 

@@ -1,7 +1,9 @@
 """nbval: re-executing each executed notebook reproduces its outputs.
 
 Outputs go to temporary folders (DARKGUARD_DATA / DARKGUARD_REPORTS), so tests never overwrite
-pipeline outputs. The built data is copied there first, so builds resume instead of restarting.
+pipeline outputs. The built data is copied there first, so builds resume instead of restarting,
+and trained models are reused (`DARKGUARD_REUSE_TRAINED=1`): the notebooks redo their evaluations
+and reports from them. That the training itself reproduces is what CI's table check covers.
 """
 
 from __future__ import annotations
@@ -22,9 +24,15 @@ EXECUTED = sorted((paths.ROOT / "reports" / "executed").glob("*.ipynb"))
 @pytest.mark.parametrize("notebook", EXECUTED, ids=[p.name for p in EXECUTED])
 def test_executed_notebook_reproduces(notebook, tmp_path) -> None:
     data, reports = tmp_path / "data", tmp_path / "reports"
-    if (paths.ROOT / "data" / "ruc").is_dir():
-        shutil.copytree(paths.ROOT / "data" / "ruc", data / "ruc")
-    env = {**os.environ, "DARKGUARD_DATA": str(data), "DARKGUARD_REPORTS": str(reports)}
+    for built in ("ruc", "models", "stage1"):
+        if (paths.ROOT / "data" / built).is_dir():
+            shutil.copytree(paths.ROOT / "data" / built, data / built)
+    env = {
+        **os.environ,
+        "DARKGUARD_DATA": str(data),
+        "DARKGUARD_REPORTS": str(reports),
+        "DARKGUARD_REUSE_TRAINED": "1",
+    }
     result = subprocess.run(
         [
             sys.executable,

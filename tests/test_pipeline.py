@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import ast
 import json
 
 import nbformat
@@ -10,7 +9,8 @@ import pytest
 import yaml
 
 from darkguard import paths
-from darkguard.pipeline.notebooks import clean_notebook
+from darkguard.io import InputError
+from darkguard.pipeline.notebooks import clean_notebook, parameters, run_notebook
 
 DVC = yaml.safe_load((paths.ROOT / "dvc.yaml").read_text())
 PARAMS = yaml.safe_load(paths.PARAMS_FILE.read_text())
@@ -18,14 +18,7 @@ STAGES = DVC["stages"]
 
 
 def parameters_cell(notebook: str) -> dict:
-    nb = nbformat.read(paths.NOTEBOOKS / notebook, as_version=4)
-    cells = [c for c in nb.cells if "parameters" in c.metadata.get("tags", [])]
-    assert len(cells) == 1, f"{notebook}: needs exactly one cell tagged 'parameters'"
-    values = {}
-    for node in ast.parse(cells[0].source).body:
-        assert isinstance(node, ast.Assign), "the parameters cell holds assignments only"
-        values[node.targets[0].id] = ast.literal_eval(node.value)  # literals only (papermill)
-    return values
+    return parameters(paths.NOTEBOOKS / notebook)
 
 
 def stage_notebook(stage: dict) -> str:
@@ -36,9 +29,9 @@ def stage_notebook(stage: dict) -> str:
 def test_stage_runs_its_notebook_with_params_yaml(name: str) -> None:
     stage = STAGES[name]
     notebook = stage_notebook(stage)
-    assert f"papermill notebooks/{notebook} reports/executed/{notebook}" in stage["cmd"]
-    assert "-f params.yaml" in stage["cmd"]
-    assert f"darkguard notebook clean reports/executed/{notebook}" in stage["cmd"]
+    assert stage["cmd"] == f"darkguard notebook run notebooks/{notebook}"
+    executed = f"reports/executed/{notebook}"
+    assert executed in [out if isinstance(out, str) else next(iter(out)) for out in stage["outs"]]
 
 
 @pytest.mark.parametrize("name", sorted(STAGES))
@@ -74,3 +67,26 @@ def test_clean_notebook_removes_volatile_metadata() -> None:
     assert "papermill" not in cleaned["metadata"]
     assert cleaned["cells"][0]["metadata"] == {}
     assert cleaned["cells"][0]["id"] == "cell-000"
+
+
+def test_run_notebook_injects_only_the_declared_sections(tmp_path) -> None:
+    nb = nbformat.v4.new_notebook(
+        cells=[
+            nbformat.v4.new_code_cell('base = {"seed": 0}', metadata={"tags": ["parameters"]}),
+            nbformat.v4.new_code_cell('print(base["seed"], "other" in dir())'),
+        ]
+    )
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3"}
+    nb.metadata["language_info"] = {"name": "python"}
+    source = tmp_path / "nb.ipynb"
+    nbformat.write(nb, source)
+    params = tmp_path / "params.yaml"
+    params.write_text("base: {seed: 7}\nother: {x: 1}\n")
+    run_notebook(source, tmp_path / "out" / "nb.ipynb", params)
+    executed = nbformat.read(tmp_path / "out" / "nb.ipynb", as_version=4)
+    assert executed.cells[-1].outputs[0]["text"] == "7 False\n"
+    assert "papermill" not in executed.metadata
+    assert [c["id"] for c in executed.cells] == ["cell-000", "cell-001", "cell-002"]
+    params.write_text("other: {x: 1}\n")
+    with pytest.raises(InputError, match=r"section\(s\) \['base'\]"):
+        run_notebook(source, tmp_path / "out" / "nb.ipynb", params)

@@ -133,6 +133,39 @@ def _cmd_agent(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_train_stage1(args: argparse.Namespace) -> int:
+    from darkguard.config import load_params
+    from darkguard.pipeline.stage1 import Stage1Params, run_stage1
+    from darkguard.reports.stage1_outputs import write_stage1_reports
+
+    params = load_params(Path(args.params) if args.params else None)
+    profile = params["base"]["profile"]
+    split = Stage1Params.from_params(params["stage1"], profile).pool_split
+    start = time.perf_counter()
+    result = run_stage1(params)
+    tables = write_stage1_reports(result, profile, split) if args.reports else {}
+    print(f"stage 1 ({profile}) trained {result.tuned.name} in {time.perf_counter() - start:.0f} s")
+    for name, m in (("before", result.before.metrics), ("after", result.after.metrics)):
+        print(
+            f"  valid {name}: pass rate {100 * m['pass_rate']:.2f}%  "
+            f"C4 {100 * m['c4_fatal_error_rate']:.2f}%"
+        )
+    print(f"  pools: |F| = {len(result.pools.failure)}, |S| = {len(result.pools.success)}")
+    for name in tables:
+        print(f"  wrote reports/tables/{name}.{{csv,md}}")
+    return 0
+
+
+def _cmd_notebook_run(args: argparse.Namespace) -> int:
+    from darkguard import paths
+    from darkguard.pipeline.notebooks import run_notebook
+
+    notebook = Path(args.notebook)
+    out = Path(args.out) if args.out else paths.reports_dir() / "executed" / notebook.name
+    run_notebook(notebook, out, Path(args.params) if args.params else None)
+    return 0
+
+
 def _cmd_notebook_clean(args: argparse.Namespace) -> int:
     from darkguard.pipeline.notebooks import clean_file
 
@@ -179,9 +212,23 @@ def build_parser() -> argparse.ArgumentParser:
     _add_run_arguments(p, "agent")
     p.set_defaults(func=_cmd_agent)
 
+    train = sub.add_parser("train", help="run a DUDE training stage outside its notebook")
+    stages = train.add_subparsers(dest="stage", required=True)
+    p = stages.add_parser("stage1", help="hybrid-reward GRPO + pools, as the stage1_grpo stage")
+    p.add_argument("--params", help="parameters file (default: params.yaml of the repository)")
+    p.add_argument("--reports", action="store_true", help="also write the report tables/figures")
+    p.set_defaults(func=_cmd_train_stage1)
+
     nb = sub.add_parser("notebook", help="notebook utilities").add_subparsers(
         dest="nb", required=True
     )
+    p = nb.add_parser(
+        "run", help="execute a stage notebook with its params.yaml sections, then clean it"
+    )
+    p.add_argument("notebook")
+    p.add_argument("--out", help="executed notebook (default: reports/executed/<name>)")
+    p.add_argument("--params", help="parameters file (default: params.yaml of the repository)")
+    p.set_defaults(func=_cmd_notebook_run)
     p = nb.add_parser("clean", help="make executed notebooks byte-stable")
     p.add_argument("paths", nargs="+")
     p.set_defaults(func=_cmd_notebook_clean)

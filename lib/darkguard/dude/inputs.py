@@ -27,14 +27,48 @@ class ObservationAids:
 PAPER_INPUTS = ObservationAids()  # screenshot + task + coordinates only
 
 
-def mark_click(image: Image.Image, x: float, y: float) -> Image.Image:
-    """A copy of the screenshot with a red circle and a dot at the click."""
+def click_radius(size: tuple[int, int]) -> int:
+    """Radius of the click marker on a screenshot of `size` (width, height)."""
+    return max(10, round(min(size) / 60))
+
+
+def mark_click(
+    image: Image.Image, x: float, y: float, radius: int | None = None, scale: float = 1.0
+) -> Image.Image:
+    """A copy of the screenshot with a red circle and a dot at the click.
+
+    To mark a resized copy, pass the original screenshot's marker `radius` and `scale` (copy pixels
+    per screenshot pixel) with the click already scaled.
+    """
     img = image.convert("RGB")
     draw = ImageDraw.Draw(img)
-    r = max(10, round(min(img.size) / 60))
-    draw.ellipse([x - r, y - r, x + r, y + r], outline=(255, 0, 0), width=max(3, r // 4))
-    draw.ellipse([x - 2, y - 2, x + 2, y + 2], fill=(255, 0, 0))
+    r0 = click_radius(img.size) if radius is None else radius
+    r, width, dot = r0 * scale, max(1, round(max(3, r0 // 4) * scale)), max(1.0, 2 * scale)
+    draw.ellipse([x - r, y - r, x + r, y + r], outline=(255, 0, 0), width=width)
+    draw.ellipse([x - dot, y - dot, x + dot, y + dot], fill=(255, 0, 0))
     return img
+
+
+class Screenshot:
+    """A decoded screenshot and its copy resized for the processor, shared by every click judged
+    on it (decoding and resizing once per page, not once per click)."""
+
+    def __init__(self, image: Image.Image, max_pixels: int | None) -> None:
+        self.image = image.convert("RGB")
+        self.fitted = fit_pixels(self.image, max_pixels)
+        self.max_pixels = max_pixels
+        self.scale = self.fitted.width / self.image.width
+
+    def marked(self, x: float, y: float) -> Image.Image:
+        """The resized screenshot with the click marked."""
+        radius = click_radius(self.image.size)
+        return mark_click(self.fitted, x * self.scale, y * self.scale, radius, self.scale)
+
+    def zoomed(self, x: float, y: float, size: int) -> Image.Image:
+        """The marked crop around the click, resized for the processor."""
+        crop, (left, top) = zoom_crop(self.image, x, y, size)
+        radius = click_radius(self.image.size)
+        return fit_pixels(mark_click(crop, x - left, y - top, radius), self.max_pixels)
 
 
 def fit_pixels(image: Image.Image, max_pixels: int | None, factor: int = 32) -> Image.Image:
@@ -54,12 +88,15 @@ def fit_pixels(image: Image.Image, max_pixels: int | None, factor: int = 32) -> 
     return image if (w, h) == image.size else image.resize((w, h), Image.Resampling.BICUBIC)
 
 
-def zoom_crop(image: Image.Image, x: float, y: float, size: int) -> Image.Image:
-    """A size x size crop centred on the click (shifted to stay inside the image)."""
+def zoom_crop(
+    image: Image.Image, x: float, y: float, size: int
+) -> tuple[Image.Image, tuple[int, int]]:
+    """A size x size crop centred on the click (shifted to stay inside the image) and its
+    top-left corner in the image."""
     w, h = image.size
     left = int(min(max(0, x - size / 2), max(0, w - size)))
     top = int(min(max(0, y - size / 2), max(0, h - size)))
-    return image.crop((left, top, min(w, left + size), min(h, top + size)))
+    return image.crop((left, top, min(w, left + size), min(h, top + size))), (left, top)
 
 
 @lru_cache(maxsize=1)
@@ -91,7 +128,7 @@ def ocr_near_click(image: Image.Image, x: float, y: float, radius: int) -> str:
 
 
 def evaluator_conversation(
-    image: Image.Image,
+    image: Image.Image | Screenshot,
     task: str,
     x: float,
     y: float,
@@ -102,18 +139,17 @@ def evaluator_conversation(
     """The evaluator's input; the system prompt is rebuilt per call (paper 5.1).
 
     Coordinates in the text stay those of the original screenshot; `max_pixels` only shrinks the
-    images, exactly as the model's processor would.
+    images, exactly as the model's processor would (a `Screenshot` carries its own cap).
     """
-    marked = mark_click(image, x, y)
-    parts: list[dict] = [{"type": "image", "image": fit_pixels(marked, max_pixels)}]
+    shot = image if isinstance(image, Screenshot) else Screenshot(image, max_pixels)
+    parts: list[dict] = [{"type": "image", "image": shot.marked(x, y)}]
     notes = []
     if aids.zoom:
-        crop = zoom_crop(marked, x, y, aids.zoom_size)
-        parts.append({"type": "image", "image": fit_pixels(crop, max_pixels)})
+        parts.append({"type": "image", "image": shot.zoomed(x, y, aids.zoom_size)})
         notes.append("The second image is a zoomed view around the click.")
     if aids.ocr:
-        notes.append(f"Text near the click: {ocr_near_click(image, x, y, aids.ocr_radius)}")
-    w, h = image.size
+        notes.append(f"Text near the click: {ocr_near_click(shot.image, x, y, aids.ocr_radius)}")
+    w, h = shot.image.size
     parts.append(
         {"type": "text", "text": prompts.evaluator_user(task, x, y, w, h, "\n".join(notes))}
     )

@@ -10,7 +10,12 @@ from PIL import Image
 from darkguard.data import schema
 from darkguard.data.clicks import generate_clicks
 from darkguard.data.validate import validate_dir
-from darkguard.dude.inputs import PAPER_INPUTS, ObservationAids, evaluator_conversation
+from darkguard.dude.inputs import (
+    PAPER_INPUTS,
+    ObservationAids,
+    Screenshot,
+    evaluator_conversation,
+)
 from darkguard.dude.judge_metrics import judgement_metrics
 from darkguard.io import read_jsonl
 from darkguard.models.backends import Backend
@@ -50,22 +55,21 @@ def click_conversations(
     aids: ObservationAids = PAPER_INPUTS,
     max_pixels: int | None = None,
 ) -> list:
-    """The evaluator's input for every click (screenshots read from `directory`)."""
+    """The evaluator's input for every click (screenshots read from `directory`, each decoded and
+    resized once for consecutive clicks on the same page)."""
     conversations = []
+    shot, shot_path = None, None
     for click in clicks:
         record = records[click["sample_id"]]
-        with Image.open(Path(directory) / record["image_path"]) as img:
-            conversations.append(
-                evaluator_conversation(
-                    img.convert("RGB"),
-                    schema.task_text(record),
-                    click["x"],
-                    click["y"],
-                    experience,
-                    aids,
-                    max_pixels,
-                )
+        path = Path(directory) / record["image_path"]
+        if path != shot_path:
+            with Image.open(path) as img:
+                shot, shot_path = Screenshot(img, max_pixels), path
+        conversations.append(
+            evaluator_conversation(
+                shot, schema.task_text(record), click["x"], click["y"], experience, aids
             )
+        )
     return conversations
 
 

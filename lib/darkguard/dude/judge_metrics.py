@@ -37,3 +37,15 @@ def judgement_metrics(labels: list[int], outputs: list[EvaluatorOutput]) -> dict
         ),
         "out_of_domain_rate": rate(sum(isinstance(o, OutOfDomain) for o in outputs), len(labels)),
     }
+
+
+LABEL_NAMES = {1: "benign (1)", 0: "null (0)", -1: "deceptive (-1)", None: "no label"}
+
+
+def confusion(labels: list[int], outputs: list[EvaluatorOutput]) -> dict[str, dict[str, int]]:
+    """Counts of true label -> predicted label (`no label`: parse failure or out of domain)."""
+    pairs = Counter((lab, predicted_label(out)) for lab, out in zip(labels, outputs, strict=True))
+    return {
+        LABEL_NAMES[true]: {LABEL_NAMES[pred]: pairs[(true, pred)] for pred in (1, 0, -1, None)}
+        for true in (1, 0, -1)
+    }

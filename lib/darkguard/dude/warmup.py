@@ -10,10 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from PIL import Image
-
-from darkguard.data import schema
-from darkguard.dude.inputs import PAPER_INPUTS, ObservationAids, evaluator_conversation
+from darkguard.dude.inputs import PAPER_INPUTS, ObservationAids
+from darkguard.dude.judge import click_conversations
+from darkguard.models.backends import Conversation
 from darkguard.models.parsing import format_judgement
 
 
@@ -40,6 +39,22 @@ def balanced(clicks: list[dict]) -> list[dict]:
     return out
 
 
+def vision_prompt(conversation: Conversation) -> dict:
+    """trl's vision format of an evaluator conversation: image placeholders in the messages, the
+    images (already resized like the processor would) in an `images` column."""
+    system, user = conversation[0]["content"], conversation[1]["content"]
+    return {
+        "prompt": [
+            {"role": "system", "content": [{"type": "text", "text": system}]},
+            {
+                "role": "user",
+                "content": [{"type": "image"} if p["type"] == "image" else p for p in user],
+            },
+        ],
+        "images": [p["image"] for p in user if p["type"] == "image"],
+    }
+
+
 def trl_rows(
     clicks: list[dict],
     records: dict[str, dict],
@@ -48,43 +63,20 @@ def trl_rows(
     confidence: float,
     aids: ObservationAids = PAPER_INPUTS,
 ) -> list[dict]:
-    """Prompt-completion rows in trl's vision format: image placeholders in the messages and the
-    images (already resized like the processor would) in an `images` column."""
-    rows = []
-    for click in clicks:
-        record = records[click["sample_id"]]
-        with Image.open(Path(data_dir) / record["image_path"]) as img:
-            conv = evaluator_conversation(
-                img.convert("RGB"),
-                schema.task_text(record),
-                click["x"],
-                click["y"],
-                None,
-                aids,
-                max_pixels,
-            )
-        user = conv[1]["content"]
-        rows.append(
-            {
-                "prompt": [
-                    {"role": "system", "content": [{"type": "text", "text": conv[0]["content"]}]},
-                    {
-                        "role": "user",
-                        "content": [{"type": "image"} if p["type"] == "image" else p for p in user],
-                    },
-                ],
-                "completion": [
-                    {
-                        "role": "assistant",
-                        "content": [
-                            {"type": "text", "text": format_judgement(click["label"], confidence)}
-                        ],
-                    }
-                ],
-                "images": [p["image"] for p in user if p["type"] == "image"],
-            }
-        )
-    return rows
+    """Prompt-completion rows (trl's vision format) with the ground-truth judgement."""
+    conversations = click_conversations(data_dir, clicks, records, None, aids, max_pixels)
+    return [
+        {
+            **vision_prompt(conv),
+            "completion": [
+                {
+                    "role": "assistant",
+                    "content": [{"type": "text", "text": format_judgement(c["label"], confidence)}],
+                }
+            ],
+        }
+        for c, conv in zip(clicks, conversations, strict=True)
+    ]
 
 
 def warm_up(model_dir: Path, out_dir: Path, rows: list[dict], params: WarmupParams) -> list[dict]:

@@ -12,14 +12,16 @@ from typing import Any
 from darkguard.data import schema
 from darkguard.dude.inputs import ObservationAids
 from darkguard.dude.judge import judge_clicks
+from darkguard.dude.judge_metrics import confusion
 from darkguard.dude.warmup import WarmupParams, balanced, trl_rows, warm_up
-from darkguard.io import InputError, read_jsonl
+from darkguard.io import InputError, read_json, read_jsonl, write_json
 from darkguard.models import prompts
 from darkguard.models.backends.hf import HFBackend
-from darkguard.models.card import write_card
+from darkguard.models.card import read_card, write_card
 from darkguard.models.parsing import format_judgement
 from darkguard.models.spec import ModelSpec
 from darkguard.models.tiny import TinySize, build_tiny
+from darkguard.pipeline.reuse import reuse_trained
 
 
 @dataclass(frozen=True)
@@ -58,6 +60,22 @@ def tokenizer_corpus(records: list[dict]) -> list[str]:
     return corpus * 3
 
 
+def warmup_rows(
+    train: list[dict],
+    records: dict[str, dict],
+    data_dir: Path,
+    max_pixels: int,
+    warm: WarmupParams,
+    aids: ObservationAids,
+) -> list[dict]:
+    """The warm-up rows, labels balanced by repetition when asked (repeats share their row)."""
+    rows = trl_rows(train, records, data_dir, max_pixels, warm.confidence, aids)
+    if not warm.balance:
+        return rows
+    row_of = {id(c): r for c, r in zip(train, rows, strict=True)}
+    return [row_of[id(c)] for c in balanced(train)]
+
+
 @dataclass
 class BuiltEvaluator:
     name: str
@@ -65,12 +83,16 @@ class BuiltEvaluator:
     parameters: int
     log_history: list[dict]
     valid_metrics: dict[str, float]
+    valid_confusion: dict[str, dict[str, int]]
 
 
 def build_evaluators(
     params: BuildModelsParams, seed: int, data_dir: Path, out_root: Path
 ) -> list[BuiltEvaluator]:
-    """Build each tiny evaluator, warm it up on the train clicks, judge the valid clicks."""
+    """Build each tiny evaluator, warm it up on the train clicks, judge the valid clicks.
+
+    With `DARKGUARD_REUSE_TRAINED=1`, an evaluator already in `out_root` whose card matches these
+    parameters is judged again without being rebuilt (re-rendering reports, notebook tests)."""
     records = {str(r["id"]): r for r in json.loads((data_dir / "full.json").read_text())}
     train = read_jsonl(data_dir / "clicks" / "train.jsonl")
     valid = read_jsonl(data_dir / "clicks" / "valid.jsonl")
@@ -78,36 +100,42 @@ def build_evaluators(
     corpus = tokenizer_corpus(train_records)
     aids = ObservationAids(**params.aids)
     warm = WarmupParams(**params.warmup, seed=seed)
-    clicks = balanced(train) if warm.balance else train
-    rows = trl_rows(clicks, records, data_dir, params.max_pixels, warm.confidence, aids)
+    rows: list[dict] | None = None
     built = []
     for name, dims in params.evaluators.items():
         out_dir = Path(out_root) / name
-        with tempfile.TemporaryDirectory() as tmp:
-            init = build_tiny(
-                Path(tmp),
-                corpus,
-                TinySize(**dims),
-                vocab_size=params.vocab_size,
-                max_pixels=params.max_pixels,
-                seed=seed,
-            )
-            if out_dir.exists():
-                shutil.rmtree(out_dir)
-            log = warm_up(init, out_dir, rows, warm)
-        write_card(
-            out_dir,
-            {
-                "role": "evaluator",
-                "prompt_version": prompts.PROMPT_VERSION,
-                "aids": asdict(aids),
-                "max_pixels": params.max_pixels,
-                "warmup": asdict(warm),
-                "size": dims,
-            },
-        )
+        card = {
+            "role": "evaluator",
+            "prompt_version": prompts.PROMPT_VERSION,
+            "aids": asdict(aids),
+            "max_pixels": params.max_pixels,
+            "vocab_size": params.vocab_size,
+            "warmup": asdict(warm),
+            "size": dims,
+        }
+        log_file = out_dir / "warmup_log.json"
+        if reuse_trained() and log_file.is_file() and read_card(out_dir) == card:
+            log = read_json(log_file)
+        else:
+            if rows is None:
+                rows = warmup_rows(train, records, data_dir, params.max_pixels, warm, aids)
+            with tempfile.TemporaryDirectory() as tmp:
+                init = build_tiny(
+                    Path(tmp),
+                    corpus,
+                    TinySize(**dims),
+                    vocab_size=params.vocab_size,
+                    max_pixels=params.max_pixels,
+                    seed=seed,
+                )
+                if out_dir.exists():
+                    shutil.rmtree(out_dir)
+                log = warm_up(init, out_dir, rows, warm)
+            write_json(log_file, log)
+            write_card(out_dir, card)
         backend = HFBackend(ModelSpec(name, path=str(out_dir), batch_size=16, max_new_tokens=24))
         run = judge_clicks(backend, data_dir, valid, records, aids=aids)
         n_params = sum(p.numel() for p in backend.model.parameters())
-        built.append(BuiltEvaluator(name, out_dir, n_params, log, run.metrics))
+        matrix = confusion([c["label"] for c in valid], run.outputs)
+        built.append(BuiltEvaluator(name, out_dir, n_params, log, run.metrics, matrix))
     return built

@@ -1,12 +1,17 @@
-"""Clean papermill-executed notebooks so that reruns on one machine are byte-identical."""
+"""Run stage notebooks with papermill and clean them so that reruns on one machine are
+byte-identical."""
 
 from __future__ import annotations
 
+import ast
 from pathlib import Path
+from typing import Any
 
 import nbformat
+import yaml
 
-from darkguard.io import atomic_write_text
+from darkguard import paths
+from darkguard.io import InputError, atomic_write_text
 
 VOLATILE_CELL_METADATA = ("papermill", "execution", "ExecuteTime", "collapsed", "scrolled")
 
@@ -27,3 +32,38 @@ def clean_notebook(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
 def clean_file(path: Path) -> None:
     nb = nbformat.read(path, as_version=4)
     atomic_write_text(Path(path), nbformat.writes(clean_notebook(nb)) + "\n")
+
+
+def parameters(notebook: Path) -> dict[str, Any]:
+    """The literal assignments of the notebook's one cell tagged `parameters`."""
+    nb = nbformat.read(notebook, as_version=4)
+    cells = [c for c in nb.cells if "parameters" in c.metadata.get("tags", [])]
+    if len(cells) != 1:
+        raise InputError(f"{notebook}: needs exactly one cell tagged 'parameters'")
+    values = {}
+    for node in ast.parse(cells[0].source).body:
+        if not isinstance(node, ast.Assign) or len(node.targets) != 1:
+            raise InputError(f"{notebook}: the parameters cell may hold assignments only")
+        values[node.targets[0].id] = ast.literal_eval(node.value)  # literals only
+    return values
+
+
+def run_notebook(notebook: Path, out: Path, params_file: Path | None = None) -> None:
+    """Execute `notebook` with papermill into `out`, injecting only the params.yaml sections its
+    parameters cell declares, then clean `out`."""
+    import papermill
+
+    params_file = Path(params_file or paths.PARAMS_FILE)
+    values = yaml.safe_load(params_file.read_text())
+    missing = sorted(set(parameters(notebook)) - set(values))
+    if missing:
+        raise InputError(f"{params_file}: section(s) {missing} needed by {notebook} are missing")
+    Path(out).parent.mkdir(parents=True, exist_ok=True)
+    papermill.execute_notebook(
+        str(notebook),
+        str(out),
+        parameters={name: values[name] for name in parameters(notebook)},
+        cwd=str(paths.ROOT),
+        progress_bar=False,
+    )
+    clean_file(Path(out))

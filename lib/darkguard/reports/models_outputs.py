@@ -40,6 +40,15 @@ def warmup_table(built: list[BuiltEvaluator], params: BuildModelsParams) -> pd.D
     return pd.DataFrame(rows)
 
 
+def confusion_table(built: list[BuiltEvaluator]) -> pd.DataFrame:
+    """One row per evaluator and true label: counts of each predicted label on the valid clicks."""
+    rows = []
+    for b in built:
+        for true, counts in b.valid_confusion.items():
+            rows.append({"Evaluator": f"{b.name} (tiny)", "True label": true, **counts})
+    return pd.DataFrame(rows)
+
+
 def loss_figure(built: list[BuiltEvaluator]) -> plt.Figure:
     fig, ax = plt.subplots(figsize=(6, 3.5))
     for b in built:
@@ -61,6 +70,13 @@ def write_models_reports(
         "Tiny evaluators after the warm-up: judgements of the "
         "valid-split clicks (tiny profile; the paper has no such step)",
     )
+    matrix = confusion_table(built)
+    save_table(
+        matrix,
+        "models/warmup_confusion",
+        "Tiny evaluators after the warm-up: predicted label (columns) per true label of the "
+        "valid-split clicks (tiny profile)",
+    )
     fig = loss_figure(built)
     save_figure(fig, "models/warmup_loss")
     plt.close(fig)
@@ -71,7 +87,7 @@ def write_models_reports(
             "evaluators": {b.name: {"parameters": b.parameters, **b.valid_metrics} for b in built},
         },
     )
-    return {"models/warmup": table}
+    return {"models/warmup": table, "models/warmup_confusion": matrix}
 
 
 def write_paper_profile_note(models_dir: Path) -> None:
@@ -81,7 +97,8 @@ def write_paper_profile_note(models_dir: Path) -> None:
         "no tiny model is built"
     )
     atomic_write_text(Path(models_dir) / "README.txt", note + "\n")
-    save_table(pd.DataFrame([{"Evaluator": "-", "Note": note}]), "models/warmup", note)
+    for name in ("models/warmup", "models/warmup_confusion"):
+        save_table(pd.DataFrame([{"Evaluator": "-", "Note": note}]), name, note)
     fig, ax = plt.subplots(figsize=(6, 1))
     ax.axis("off")
     ax.text(0, 0.5, note, fontsize=8)

@@ -1,0 +1,239 @@
+"""DUDE Stage 1 (paper 3.2): hybrid-reward GRPO of the evaluator with a LoRA adapter, then the
+failure and success pools (3.2.3) that Stage 2 reads."""
+
+from __future__ import annotations
+
+import functools
+import shutil
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from darkguard.data import schema
+from darkguard.dude.inputs import PAPER_INPUTS, ObservationAids
+from darkguard.dude.judge import click_conversations, judge_clicks
+from darkguard.dude.reward import RewardParams, hybrid_reward, sample_reward
+from darkguard.dude.warmup import vision_prompt
+from darkguard.io import InputError
+from darkguard.models.backends import Backend
+from darkguard.models.parsing import Judgement, OutOfDomain
+
+
+@dataclass(frozen=True)
+class GRPOParams:
+    """GRPO + LoRA settings (paper App. B.3 for the `paper` profile)."""
+
+    epochs: float = 1.0
+    steps: int | None = None  # overrides epochs when set
+    per_device_batch_size: int = 2
+    gradient_accumulation: int = 8
+    num_generations: int = 2
+    learning_rate: float = 1e-5
+    lr_scheduler: str = "cosine"
+    warmup_ratio: float = 0.1
+    max_grad_norm: float = 0.2
+    weight_decay: float = 0.01
+    kl_beta: float = 0.05
+    temperature: float = 1.0
+    max_completion_length: int = 24
+    bf16: bool = True
+    gradient_checkpointing: bool = True
+    save_steps: int = 50  # checkpoints an interrupted run resumes from
+    lora: dict[str, Any] = field(
+        default_factory=lambda: {
+            "r": 8,
+            "alpha": 32,
+            "dropout": 0.05,
+            "target_modules": ["q_proj", "v_proj"],
+        }
+    )
+
+    @classmethod
+    def from_dict(cls, values: dict[str, Any], where: str) -> GRPOParams:
+        unknown = sorted(set(values) - set(cls.__dataclass_fields__))
+        if unknown:
+            raise InputError(f"params.yaml: section '{where}': unknown key(s) {unknown}")
+        return cls(**values)
+
+
+def reward_function(params: RewardParams):
+    """`hybrid_reward` with the switches bound, named as trl logs it."""
+    bound = functools.partial(hybrid_reward, **asdict(params))
+    functools.update_wrapper(bound, hybrid_reward)
+    return bound
+
+
+def reward_columns(click: dict, record: dict) -> dict:
+    """The per-sample columns `hybrid_reward` reads."""
+    return {
+        "label": int(click["label"]),
+        "click": [float(click["x"]), float(click["y"])],
+        "correct_box": [float(v) for v in schema.correct_bbox(record)],
+        "dark_box": (
+            [float(v) for v in schema.dark_bbox(record)] if schema.dark_bbox(record) else None
+        ),
+        "image_width": float(record["image_width"]),
+        "image_height": float(record["image_height"]),
+    }
+
+
+def grpo_rows(
+    clicks: list[dict],
+    records: dict[str, dict],
+    data_dir: Path,
+    max_pixels: int | None,
+    aids: ObservationAids = PAPER_INPUTS,
+) -> list[dict]:
+    """The Stage-1 training set: image(s) + conversational prompt + the reward columns."""
+    conversations = click_conversations(data_dir, clicks, records, None, aids, max_pixels)
+    return [
+        {**vision_prompt(conv), **reward_columns(c, records[c["sample_id"]])}
+        for c, conv in zip(clicks, conversations, strict=True)
+    ]
+
+
+@dataclass
+class GRPORun:
+    log_history: list[dict]  # trl's per-step log: reward, entropy, kl, loss, ...
+    model: Any  # the trained peft model (base weights frozen)
+
+
+def last_checkpoint(directory: Path) -> Path | None:
+    """The newest `checkpoint-N` folder of an interrupted run, if any."""
+    found = sorted(Path(directory).glob("checkpoint-*"), key=lambda p: int(p.name.split("-")[1]))
+    return found[-1] if found else None
+
+
+def train_grpo(
+    model_path: str,
+    rows: list[dict],
+    adapter_dir: Path,
+    checkpoint_dir: Path,
+    params: GRPOParams,
+    reward: RewardParams,
+    seed: int,
+    device: str = "cpu",
+    reward_funcs: list | None = None,
+) -> GRPORun:
+    """Train a LoRA adapter with trl's `GRPOTrainer` and the hybrid reward; save the adapter and
+    the processor into `adapter_dir`. An interrupted run resumes from the newest checkpoint in
+    `checkpoint_dir`. `reward_funcs` replaces the hybrid reward (tests only)."""
+    import os
+
+    from datasets import Dataset
+    from peft import LoraConfig
+    from transformers import AutoModelForImageTextToText, AutoProcessor
+    from trl import GRPOConfig, GRPOTrainer
+
+    local = os.path.isdir(model_path)
+    processor = AutoProcessor.from_pretrained(model_path, local_files_only=local)
+    dtype = "bfloat16" if params.bf16 else "float32"
+    model = AutoModelForImageTextToText.from_pretrained(
+        model_path, dtype=dtype, local_files_only=local
+    )
+    lora = params.lora
+    config = GRPOConfig(
+        output_dir=str(checkpoint_dir),
+        use_cpu=device == "cpu",
+        bf16=params.bf16,
+        gradient_checkpointing=params.gradient_checkpointing,
+        num_train_epochs=params.epochs,
+        max_steps=params.steps or -1,
+        per_device_train_batch_size=params.per_device_batch_size,
+        gradient_accumulation_steps=params.gradient_accumulation,
+        num_generations=params.num_generations,
+        learning_rate=params.learning_rate,
+        lr_scheduler_type=params.lr_scheduler,
+        warmup_steps=float(params.warmup_ratio),  # a float in [0, 1) is a ratio of all steps
+        max_grad_norm=params.max_grad_norm,
+        weight_decay=params.weight_decay,
+        beta=params.kl_beta,
+        temperature=params.temperature,
+        max_completion_length=params.max_completion_length,
+        logging_steps=1,
+        save_strategy="steps",
+        save_steps=params.save_steps,
+        save_total_limit=1,
+        report_to="none",
+        seed=seed,
+        data_seed=seed,
+        dataloader_num_workers=0,
+        disable_tqdm=True,
+    )
+    trainer = GRPOTrainer(
+        model=model,
+        reward_funcs=reward_funcs or [reward_function(reward)],
+        args=config,
+        train_dataset=Dataset.from_list(rows),
+        processing_class=processor,
+        peft_config=LoraConfig(
+            r=lora["r"],
+            lora_alpha=lora["alpha"],
+            lora_dropout=lora["dropout"],
+            target_modules=list(lora["target_modules"]),
+            task_type="CAUSAL_LM",
+        ),
+    )
+    resume = last_checkpoint(checkpoint_dir)
+    trainer.train(resume_from_checkpoint=str(resume) if resume else None)
+    adapter_dir = Path(adapter_dir)
+    if adapter_dir.exists():
+        shutil.rmtree(adapter_dir)
+    trainer.model.save_pretrained(adapter_dir)
+    processor.save_pretrained(adapter_dir)
+    history = list(trainer.state.log_history)
+    shutil.rmtree(checkpoint_dir, ignore_errors=True)  # finished: nothing left to resume
+    return GRPORun(history, trainer.model)
+
+
+@dataclass
+class Pools:
+    failure: list[dict]
+    success: list[dict]
+    metrics: dict[str, float]
+
+
+def collect_pools(
+    backend: Backend,
+    data_dir: Path,
+    clicks: list[dict],
+    records: dict[str, dict],
+    reward: RewardParams,
+    aids: ObservationAids = PAPER_INPUTS,
+) -> Pools:
+    """Greedy judgements of `clicks` by the tuned evaluator, each scored with the hybrid reward:
+    negative reward -> failure pool, otherwise success pool (paper 3.2.3), with full context."""
+    run = judge_clicks(backend, data_dir, clicks, records, aids=aids)
+    failure, success = [], []
+    for click, text, output in zip(run.clicks, run.texts, run.outputs, strict=True):
+        record = records[click["sample_id"]]
+        columns = reward_columns(click, record)
+        value = sample_reward(
+            text,
+            columns["label"],
+            columns["click"],
+            columns["correct_box"],
+            columns["dark_box"],
+            columns["image_width"],
+            columns["image_height"],
+            reward,
+        )
+        entry = {
+            "click_id": click["click_id"],
+            "sample_id": click["sample_id"],
+            "image_path": record["image_path"],
+            "task": schema.task_text(record),
+            "type": record["type"],
+            "category": record.get("category"),
+            "domain": record.get("domain"),
+            "x": click["x"],
+            "y": click["y"],
+            "label": click["label"],
+            "predicted": output.label if isinstance(output, Judgement) else None,
+            "out_of_domain": output.value if isinstance(output, OutOfDomain) else None,
+            "confidence": getattr(output, "confidence", None),
+            "reward": round(value, 6),
+            "output": text,
+        }
+        (failure if value < 0 else success).append(entry)
+    return Pools(failure, success, run.metrics)

@@ -1,0 +1,192 @@
+"""The hybrid reward (paper Eq. 3, 4, alpha, App. B.4), checked against hand-computed values.
+
+Image 1000 x 500 (S_I = 500,000); correct box [100, 100, 300, 200] (S_c = 20,000); dark box
+[600, 100, 800, 300] (S_d = 40,000); so S_0 = 440,000. eps = 1e-6, alpha in [0.1, 10].
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from darkguard.dude.reward import (
+    RewardParams,
+    boundary_distance,
+    hybrid_reward,
+    region_areas,
+    sample_reward,
+)
+
+W, H = 1000, 500
+CORRECT = [100, 100, 300, 200]
+DARK = [600, 100, 800, 300]
+
+
+def answer(label: int, conf: float) -> str:
+    return f"<judge>{label}</judge> <conf>{conf}</conf>"
+
+
+def reward(text, label, click, dark=DARK, correct=CORRECT, **switches) -> float:
+    return sample_reward(text, label, click, correct, dark, W, H, RewardParams(**switches))
+
+
+CASES = [
+    # (name, label, click, predicted, confidence, expected reward)
+    ("correct benign", 1, (200, 150), 1, 0.95, 0.95),
+    ("correct null", 0, (500, 400), 0, 0.6, 0.6),
+    ("correct deceptive", -1, (700, 200), -1, 0.8, 0.8),
+    # C4: d to correct box = 400 (to (300, 200)); 1 / (400 * 0.08) = 0.03 -> alpha 0.1; omega 10.
+    ("C4", -1, (700, 200), 1, 0.9, -0.1 * 10 * 0.9),
+    # C1: d to dark box = 400; 1 / (400 * 0.04) -> alpha 0.1; omega 1.
+    ("C1 judged -1", 1, (200, 150), -1, 0.5, -0.1 * 1 * 0.5),
+    # C1 on the boundary of the correct box: d to the null region = 0 -> alpha clipped to 10.
+    ("C1 boundary judged 0", 1, (300, 150), 0, 0.7, -10 * 1 * 0.7),
+    # C2: beta = 0.08; d = |(500,400)-(600,300)| = 141.42; 1 / (141.42 * 0.88) -> 0.1.
+    ("C2", 0, (500, 400), -1, 0.6, -0.1 * 1.08 * 0.6),
+    # C3: beta = 0.04; d = 10; alpha = 1 / (10 * 0.88) = 0.11364.
+    ("C3", 0, (310, 150), 1, 0.8, -(1 / ((10 + 1e-6) * 0.88)) * 1.04 * 0.8),
+    # L=-1 judged 0 (unnamed case, omega 1): d to the nearest dark edge = 100; 1 / (100 * 0.08).
+    ("deceptive judged null", -1, (700, 200), 0, 0.9, -(1 / ((100 + 1e-6) * 0.08)) * 0.9),
+]
+
+
+@pytest.mark.parametrize(("name", "label", "click", "predicted", "conf", "expected"), CASES)
+def test_hand_computed(name, label, click, predicted, conf, expected) -> None:
+    assert reward(answer(predicted, conf), label, click) == pytest.approx(expected, rel=1e-6)
+
+
+def test_ablation_switches_on_the_c4_case() -> None:
+    text, click = answer(1, 0.9), (700, 200)
+    assert reward(text, -1, click, use_omega=False) == pytest.approx(-0.1 * 0.9)
+    assert reward(text, -1, click, use_alpha=False) == pytest.approx(-10 * 0.9)
+    assert reward(text, -1, click, use_omega=False, use_alpha=False) == pytest.approx(-0.9)
+    assert reward(text, -1, click, confidence_only=True) == pytest.approx(-0.9)
+    assert reward(answer(-1, 0.9), -1, click, confidence_only=True) == pytest.approx(0.9)
+
+
+def test_alpha_bounds_are_parameters() -> None:
+    text = answer(0, 0.7)
+    assert reward(text, 1, (300, 150), alpha_max=4.0) == pytest.approx(-4 * 0.7)
+    assert reward(answer(1, 0.9), -1, (700, 200), alpha_min=0.01) == pytest.approx(
+        -(1 / ((400 + 1e-6) * 0.08)) * 10 * 0.9
+    )
+
+
+def test_overlapping_boxes() -> None:
+    dark = [250, 150, 400, 250]  # overlaps the correct box in [250, 150, 300, 200]
+    areas = region_areas(CORRECT, dark, W, H)
+    assert areas[0] == 500_000 - 20_000 - 15_000  # S_0 = S_I - S_c - S_d, as in the paper
+    # Inside the dark box only: the nearest null boundary is 50 px away (the dark box's top edge
+    # runs through the correct box up to x = 300, which does not count).
+    assert boundary_distance(350, 200, [CORRECT, dark]) == pytest.approx(50)
+    expected = -(1 / ((50 + 1e-6) * 0.03)) * 0.5
+    assert reward(answer(0, 0.5), -1, (350, 200), dark=dark) == pytest.approx(expected)
+    # In the overlap: the nearest visible boundary points are the box corners' crossings.
+    d = math.hypot(25, 25)
+    assert boundary_distance(275, 175, [CORRECT, dark]) == pytest.approx(d)
+    expected = -(1 / ((d + 1e-6) * 0.04)) * 0.9999
+    assert reward(answer(0, 1.0), 1, (275, 175), dark=dark) == pytest.approx(expected)
+
+
+def test_normal_sample_without_dark_box() -> None:
+    # beta = S_d / S_I = 0 so omega = 1; no dark region: d = inf -> alpha_min.
+    assert reward(answer(-1, 0.5), 0, (500, 400), dark=None) == pytest.approx(-0.1 * 0.5)
+    assert reward(answer(-1, 0.5), 1, (200, 150), dark=None) == pytest.approx(-0.1 * 0.5)
+    # judged null: the nearest boundary of the correct box is 50 px away
+    expected = -(1 / ((50 + 1e-6) * 0.04)) * 0.5
+    assert reward(answer(0, 0.5), 1, (200, 150), dark=None) == pytest.approx(expected)
+
+
+def test_zero_area_guard() -> None:
+    degenerate = [100, 100, 100, 200]  # S_c = 0: alpha takes its upper bound
+    text = answer(0, 0.5)
+    assert reward(text, 1, (100, 150), correct=degenerate) == pytest.approx(-10 * 0.5)
+    assert sample_reward(text, 1, (0, 0), CORRECT, None, 0, 0) == pytest.approx(
+        -10 * 0.5
+    )  # S_I = 0
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("the click looks fine", -10.0),
+        ("<judge>1</judge>", -10.0),
+        ("<judge>yes</judge> <conf>0.9</conf>", -10.0),
+        (None, -10.0),
+        ("<judge>2</judge> <conf>0.9</conf>", -1.0),
+        ("<judge>-3</judge> <conf>0.2</conf>", -1.0),
+    ],
+)
+def test_format_penalties(text, expected) -> None:
+    assert reward(text, 1, (200, 150)) == expected
+    assert reward(text, 1, (200, 150), confidence_only=True) == expected
+
+
+def test_confidence_is_clipped_into_the_open_interval() -> None:
+    assert 0 < reward(answer(1, 1.0), 1, (200, 150)) < 1
+    assert 0 < reward(answer(1, 0.0), 1, (200, 150)) < 1e-3
+
+
+def test_batch_scores_each_completion_against_its_own_sample() -> None:
+    conversational = [{"role": "assistant", "content": answer(0, 0.6)}]
+    completions = [answer(1, 0.9), answer(1, 0.9), conversational]
+    rewards = hybrid_reward(
+        completions,
+        label=[1, -1, 0],
+        click=[[200, 150], [700, 200], [500, 400]],
+        correct_box=[CORRECT, CORRECT, CORRECT],
+        dark_box=[None, DARK, None],
+        image_width=[W, W, W],
+        image_height=[H, H, H],
+        prompts=["ignored"] * 3,
+    )
+    assert rewards == pytest.approx([0.9, -0.9, 0.6])
+
+
+def test_partial_binding_for_training() -> None:
+    bound = functools.partial(hybrid_reward, use_omega=False)
+    rewards = bound(
+        [answer(1, 0.9)],
+        label=[-1],
+        click=[[700, 200]],
+        correct_box=[CORRECT],
+        dark_box=[DARK],
+        image_width=[W],
+        image_height=[H],
+    )
+    assert rewards == pytest.approx([-0.09])
+
+
+def test_columns_must_match_the_completions() -> None:
+    with pytest.raises(ValueError, match="one entry per completion"):
+        hybrid_reward(
+            [answer(1, 0.9)] * 2,
+            label=[1],
+            click=[[0, 0]],
+            correct_box=[CORRECT],
+            dark_box=[None],
+            image_width=[W],
+            image_height=[H],
+        )
+
+
+@given(st.text(max_size=200), st.sampled_from([-1, 0, 1]))
+def test_reward_is_finite_and_bounded_for_any_text(text: str, label: int) -> None:
+    r = reward(text, label, (200, 150))
+    assert math.isfinite(r) and -100.0 <= r < 1.0  # alpha_max * omega_C4 * gamma < 100
+
+
+@given(
+    st.sampled_from([-1, 0, 1]),
+    st.sampled_from([-1, 0, 1]),
+    st.floats(0.01, 0.99),
+    st.floats(0, W),
+    st.floats(0, H),
+)
+def test_sign_matches_correctness(label, predicted, conf, x, y) -> None:
+    r = reward(answer(predicted, round(conf, 2)), label, (x, y))
+    assert (r > 0) == (label == predicted)

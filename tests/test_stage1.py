@@ -1,0 +1,155 @@
+"""Stage 1: training rows, reward binding, failure/success pools, and a GRPO smoke run."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import torch
+from safetensors.torch import load_file
+
+from darkguard.data.clicks import generate_clicks
+from darkguard.dude.inputs import ObservationAids
+from darkguard.dude.reward import RewardParams
+from darkguard.dude.stage1 import (
+    GRPOParams,
+    collect_pools,
+    grpo_rows,
+    last_checkpoint,
+    reward_function,
+    train_grpo,
+)
+from darkguard.io import InputError
+
+
+def fixture_clicks(release):
+    records = {str(r["id"]): r for r in json.loads((release / "full.json").read_text())}
+    clicks, _ = generate_clicks(list(records.values()), 1, 42)
+    return clicks, records
+
+
+class ScriptedEvaluator:
+    """Answers the conversations with a fixed script, in order."""
+
+    max_pixels = 128 * 128
+
+    def __init__(self, answers: list[str]) -> None:
+        self.answers = answers
+
+    def generate(self, conversations, max_new_tokens=None):
+        assert len(conversations) == len(self.answers)
+        return list(self.answers)
+
+
+def test_grpo_rows_carry_the_reward_columns(release) -> None:
+    clicks, records = fixture_clicks(release)
+    rows = grpo_rows(clicks, records, release, 128 * 128, ObservationAids(zoom=True))
+    assert len(rows) == len(clicks)
+    for click, row in zip(clicks, rows, strict=True):
+        record = records[click["sample_id"]]
+        assert row["label"] == click["label"] and row["click"] == [click["x"], click["y"]]
+        assert row["correct_box"] == record["correct_box"]["bbox"]
+        has_dark = record["type"] == "Deception"
+        assert (row["dark_box"] is not None) == has_dark
+        assert row["image_width"] == record["image_width"]
+        assert len(row["images"]) == 2
+        assert [p["type"] for p in row["prompt"][1]["content"]] == ["image", "image", "text"]
+
+
+def test_reward_function_binds_switches_and_keeps_a_name() -> None:
+    fn = reward_function(RewardParams(use_omega=False))
+    assert fn.__name__ == "hybrid_reward"
+    out = fn(
+        ["<judge>1</judge> <conf>0.9</conf>"],
+        label=[-1],
+        click=[[700, 200]],
+        correct_box=[[100, 100, 300, 200]],
+        dark_box=[[600, 100, 800, 300]],
+        image_width=[1000],
+        image_height=[500],
+    )
+    assert out == pytest.approx([-0.09])
+
+
+def test_collect_pools_splits_by_reward_sign(release) -> None:
+    clicks, records = fixture_clicks(release)
+    answers = [f"<judge>{c['label']}</judge> <conf>0.9</conf>" for c in clicks]
+    answers[0] = "no answer"  # parse failure: reward -10
+    wrong = next(i for i, c in enumerate(clicks) if c["label"] == -1)
+    answers[wrong] = "<judge>1</judge> <conf>0.8</conf>"  # C4
+    pools = collect_pools(ScriptedEvaluator(answers), release, clicks, records, RewardParams())
+    assert len(pools.failure) + len(pools.success) == len(clicks)
+    expected = [clicks[0]["click_id"], clicks[wrong]["click_id"]]
+    assert [f["click_id"] for f in pools.failure] == expected
+    first, c4 = pools.failure
+    assert first["reward"] == -10.0 and first["predicted"] is None
+    assert c4["predicted"] == 1 and c4["label"] == -1 and c4["confidence"] == 0.8
+    assert c4["reward"] < 0 and c4["task"] and c4["image_path"].startswith("images/")
+    assert all(s["reward"] > 0 for s in pools.success)
+
+
+def test_last_checkpoint_orders_numerically(tmp_path) -> None:
+    assert last_checkpoint(tmp_path) is None
+    for n in (5, 40, 120):
+        (tmp_path / f"checkpoint-{n}").mkdir()
+    assert last_checkpoint(tmp_path).name == "checkpoint-120"
+
+
+def test_grpo_params_reject_unknown_keys() -> None:
+    with pytest.raises(InputError, match=r"stage1.grpo.tiny.*\['lr'\]"):
+        GRPOParams.from_dict({"lr": 1}, "stage1.grpo.tiny")
+
+
+@pytest.mark.slow
+def test_grpo_smoke_trains_a_loadable_adapter(release, tiny_model, tmp_path) -> None:
+    from darkguard.models.backends.hf import HFBackend
+    from darkguard.models.spec import ModelSpec
+
+    clicks, records = fixture_clicks(release)
+    rows = grpo_rows(clicks, records, release, 128 * 128)
+    params = GRPOParams(
+        steps=2,
+        per_device_batch_size=4,
+        gradient_accumulation=1,
+        num_generations=2,
+        learning_rate=1e-3,
+        bf16=False,
+        gradient_checkpointing=False,
+        max_completion_length=8,
+        save_steps=1,
+        lora={"r": 4, "alpha": 8, "dropout": 0.0, "target_modules": ["q_proj", "v_proj"]},
+    )
+
+    # A random model never emits the answer format, so the hybrid reward would be -10 for every
+    # completion (no variance, no gradient); a length reward gives GRPO a signal to follow.
+    def longer(completions, **kwargs):
+        return [float(len(str(c))) for c in completions]
+
+    run = train_grpo(
+        str(tiny_model),
+        rows,
+        tmp_path / "adapter",
+        tmp_path / "ckpt",
+        params,
+        RewardParams(),
+        42,
+        reward_funcs=[longer],
+    )
+    steps = [e for e in run.log_history if "reward" in e]
+    assert len(steps) == 2 and all("entropy" in e for e in steps)
+    assert (tmp_path / "adapter" / "adapter_config.json").is_file()
+    assert not (tmp_path / "ckpt").exists()  # finished: checkpoints removed
+    original = load_file(tiny_model / "model.safetensors")
+    lora_b, base = [], 0
+    for name, value in run.model.state_dict().items():
+        if "lora_B" in name:
+            lora_b.append(bool(value.abs().sum() > 0))  # initialised to zero
+        elif "lora_" not in name:
+            key = name.removeprefix("base_model.model.").replace(".base_layer", "")
+            if key in original:  # (a tied lm_head is not stored separately)
+                assert torch.equal(value, original[key]), f"base weight {key} changed"
+                base += 1
+    assert lora_b and all(lora_b) and base == len(original)
+    spec = ModelSpec("tuned", path=str(tiny_model), adapter=str(tmp_path / "adapter"))
+    texts = HFBackend(spec).generate([[{"role": "user", "content": "hi"}]], max_new_tokens=4)
+    assert len(texts) == 1
