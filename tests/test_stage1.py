@@ -153,3 +153,17 @@ def test_grpo_smoke_trains_a_loadable_adapter(release, tiny_model, tmp_path) -> 
     spec = ModelSpec("tuned", path=str(tiny_model), adapter=str(tmp_path / "adapter"))
     texts = HFBackend(spec).generate([[{"role": "user", "content": "hi"}]], max_new_tokens=4)
     assert len(texts) == 1
+
+
+def test_cli_train_stage1_names_the_bad_setting(tmp_path, capsys) -> None:
+    import yaml
+
+    from darkguard import paths
+    from darkguard.cli import main
+
+    params = yaml.safe_load(paths.PARAMS_FILE.read_text())
+    del params["stage1"]["grpo"]["tiny"]
+    bad = tmp_path / "params.yaml"
+    bad.write_text(yaml.safe_dump(params))
+    assert main(["train", "stage1", "--params", str(bad)]) != 0
+    assert "stage1.grpo: no settings for profile 'tiny'" in capsys.readouterr().err

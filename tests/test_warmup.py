@@ -45,11 +45,12 @@ def test_tokenizer_corpus_is_deterministic(release) -> None:
 
 
 @pytest.mark.slow
-def test_warm_up_changes_the_weights(release, tiny_model, tmp_path) -> None:
+def test_warm_up_changes_the_weights(release, tiny_model, tmp_path, capsys) -> None:
     clicks, records = fixture_clicks(release)
     rows = trl_rows(clicks, records, release, 128 * 128, 0.8)
     log = warm_up(tiny_model, tmp_path / "warm", rows, WarmupParams(steps=3, batch_size=4))
     assert any("loss" in entry for entry in log)
+    assert "'loss'" not in capsys.readouterr().out  # logs stay out of executed notebooks
     before = load_file(tiny_model / "model.safetensors")
     after = load_file(tmp_path / "warm" / "model.safetensors")
     changed = [k for k in before if not torch.equal(before[k], after[k])]

@@ -35,6 +35,9 @@ class GRPOParams:
     weight_decay: float = 0.01
     kl_beta: float = 0.05
     temperature: float = 1.0
+    # trl's advantage scaling: "group" (divide by each prompt's reward std, the original GRPO),
+    # "batch" (by the batch's std: keeps the reward's asymmetry across samples) or "none"
+    scale_rewards: str = "group"
     max_completion_length: int = 24
     bf16: bool = True
     gradient_checkpointing: bool = True
@@ -122,7 +125,7 @@ def train_grpo(
 
     from datasets import Dataset
     from peft import LoraConfig
-    from transformers import AutoModelForImageTextToText, AutoProcessor
+    from transformers import AutoModelForImageTextToText, AutoProcessor, PrinterCallback
     from trl import GRPOConfig, GRPOTrainer
 
     local = os.path.isdir(model_path)
@@ -149,6 +152,7 @@ def train_grpo(
         weight_decay=params.weight_decay,
         beta=params.kl_beta,
         temperature=params.temperature,
+        scale_rewards=params.scale_rewards,
         max_completion_length=params.max_completion_length,
         logging_steps=1,
         save_strategy="steps",
@@ -174,6 +178,7 @@ def train_grpo(
             task_type="CAUSAL_LM",
         ),
     )
+    trainer.remove_callback(PrinterCallback)  # logs (with timings) stay in log_history
     resume = last_checkpoint(checkpoint_dir)
     trainer.train(resume_from_checkpoint=str(resume) if resume else None)
     adapter_dir = Path(adapter_dir)

@@ -85,7 +85,7 @@ def warm_up(model_dir: Path, out_dir: Path, rows: list[dict], params: WarmupPara
     import tempfile
 
     from datasets import Dataset
-    from transformers import AutoModelForImageTextToText, AutoProcessor
+    from transformers import AutoModelForImageTextToText, AutoProcessor, PrinterCallback
     from trl import SFTConfig, SFTTrainer
 
     processor = AutoProcessor.from_pretrained(model_dir)
@@ -115,6 +115,7 @@ def warm_up(model_dir: Path, out_dir: Path, rows: list[dict], params: WarmupPara
             train_dataset=Dataset.from_list(rows),
             processing_class=processor,
         )
+        trainer.remove_callback(PrinterCallback)  # logs (with timings) stay in log_history
         trainer.train()
     out_dir = Path(out_dir)
     trainer.model.save_pretrained(out_dir)
