@@ -129,3 +129,81 @@ def test_cap_words_keeps_whole_lines() -> None:
     assert cap_words(text, 100) == text
     assert cap_words(text, 6) == "one two three\nfour five"
     assert cap_words("a b c d e", 3) == "a b c"
+
+
+def test_permute_labels_rotates_only_the_advice() -> None:
+    from darkguard.pipeline.stage2 import permute_labels, unrelated_text
+
+    text = "- A (1) were x: judge such clicks 1. [persistence 2]\n- B: judge such clicks -1."
+    assert permute_labels(text) == (
+        "- A (1) were x: judge such clicks -1. [persistence 2]\n- B: judge such clicks 0."
+    )
+    assert len(unrelated_text(37).split()) == 37
+
+
+def test_guidance_check_measures_changes_against_no_experience() -> None:
+    from darkguard.pipeline.stage2 import guidance_check
+
+    class FollowsAdvice:
+        def labels(self, samples, experience):
+            if "judge such clicks 1" in experience:
+                return [1] * len(samples)
+            if "judge such clicks -1" in experience:
+                return [-1] * len(samples)
+            return [0] * len(samples)
+
+    clicks = [sample("a", 1), sample("b", 1), sample("c", 0), sample("d", -1)]
+    rows = guidance_check(FollowsAdvice(), clicks, "- R: judge such clicks 1.")
+    by_name = {r["guidance"]: r for r in rows}
+    assert by_name["no experience"] == {
+        "guidance": "no experience",
+        "pass_rate": 0.25,
+        "decisions_changed": 0.0,
+    }
+    assert by_name["final experience"]["pass_rate"] == 0.5
+    assert by_name["final experience"]["decisions_changed"] == 1.0
+    assert by_name["advised labels rotated"]["pass_rate"] == 0.25  # all -1
+    assert by_name["unrelated text, same length"]["decisions_changed"] == 0.0
+
+
+def test_pool_judge_parses_answers_with_the_experience_in_the_prompt(release) -> None:
+    import json
+
+    from darkguard.data.clicks import generate_clicks
+    from darkguard.dude.inputs import PAPER_INPUTS
+    from darkguard.pipeline.stage2 import PoolJudge
+
+    records = {str(r["id"]): r for r in json.loads((release / "full.json").read_text())}
+    clicks, _ = generate_clicks(list(records.values()), 1, 42)
+
+    class Backend:
+        max_pixels = 128 * 128
+
+        def __init__(self) -> None:
+            self.seen: list = []
+
+        def generate(self, conversations, max_new_tokens=None):
+            self.seen += conversations
+            return ["<judge>1</judge> <conf>0.9</conf>", "nonsense"] * (len(conversations) // 2) + [
+                "<judge>0</judge> <conf>0.5</conf>"
+            ] * (len(conversations) % 2)
+
+    backend = Backend()
+    judge = PoolJudge(backend, release, records, PAPER_INPUTS)
+    labels = judge.labels(clicks[:3], "Rule X.")
+    assert labels == [1, None, 0]
+    assert "[IMPORTANT GUIDANCE]\nRule X." in backend.seen[0][0]["content"]
+    judge.labels(clicks[:1], "")
+    assert "[IMPORTANT GUIDANCE]" not in backend.seen[-1][0]["content"]
+
+
+def test_stage2_settings_reject_unknown_keys() -> None:
+    import pytest
+
+    from darkguard.io import InputError
+    from darkguard.pipeline.stage2 import Stage2Settings
+
+    with pytest.raises(InputError, match=r"stage2.*\['loops'\]"):
+        Stage2Settings.from_params({"loops": {}}, 42, "tiny")
+    settings = Stage2Settings.from_params({"summarizer": {"paper": "x"}}, 7, "tiny")
+    assert settings.summarizer == "offline" and settings.loop.seed == 7

@@ -156,6 +156,29 @@ def _cmd_train_stage1(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_train_stage2(args: argparse.Namespace) -> int:
+    from darkguard.config import load_params
+    from darkguard.pipeline.stage2 import run_stage2
+    from darkguard.reports.stage2_outputs import write_stage2_reports
+
+    params = load_params(Path(args.params) if args.params else None)
+    profile = params["base"]["profile"]
+    start = time.perf_counter()
+    result = run_stage2(params)
+    if args.reports:
+        write_stage2_reports(result, profile, result.experience_tokens)
+    state = result.state
+    print(
+        f"stage 2 ({profile}): {state.log[-1]['iteration']} iterations in "
+        f"{time.perf_counter() - start:.0f} s; success pool {result.initial_success} -> "
+        f"{len(state.success)}, failure pool {result.initial_failure} -> {len(state.failure)}; "
+        f"valid pass rate {100 * result.valid_before:.2f}% -> {100 * result.valid_after:.2f}%; "
+        f"experience {result.experience_tokens} tokens"
+    )
+    print(state.experience or "(empty experience)")
+    return 0
+
+
 def _cmd_notebook_run(args: argparse.Namespace) -> int:
     from darkguard import paths
     from darkguard.pipeline.notebooks import run_notebook
@@ -218,6 +241,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--params", help="parameters file (default: params.yaml of the repository)")
     p.add_argument("--reports", action="store_true", help="also write the report tables/figures")
     p.set_defaults(func=_cmd_train_stage1)
+    p = stages.add_parser("stage2", help="experience summarization, as the stage2_summarize stage")
+    p.add_argument("--params", help="parameters file (default: params.yaml of the repository)")
+    p.add_argument("--reports", action="store_true", help="also write the report tables/figures")
+    p.set_defaults(func=_cmd_train_stage2)
 
     nb = sub.add_parser("notebook", help="notebook utilities").add_subparsers(
         dest="nb", required=True

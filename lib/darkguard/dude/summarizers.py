@@ -42,16 +42,29 @@ def under_click(image: Image.Image, x: float, y: float, radius: int = 6) -> str:
     return "a coloured control" if saturation > 60 else "plain page"
 
 
+def click_facts(image: Image.Image, x: float, y: float, task: str) -> dict:
+    """What a case shows: where the click is, what lies under it, the task's verb."""
+    return {
+        "band": click_band(x, y, image.width, image.height),
+        "under": under_click(image, x, y),
+        "verb": (task or "").split(" ", 1)[0].lower() or "the",
+    }
+
+
 def case_features(case: dict, data_dir: Path) -> dict:
     """The facts the offline summarizer reads from one case (its screenshot and its mistake)."""
     with Image.open(Path(data_dir) / case["image_path"]) as img:
-        image = img.convert("RGB")
-    return {
-        "mistake": (case.get("predicted"), case["label"]),
-        "band": click_band(case["x"], case["y"], image.width, image.height),
-        "under": under_click(image, case["x"], case["y"]),
-        "verb": (case.get("task") or "").split(" ", 1)[0].lower() or "the",
-    }
+        facts = click_facts(img.convert("RGB"), case["x"], case["y"], case.get("task", ""))
+    return {"mistake": (case.get("predicted"), case["label"]), **facts}
+
+
+def rule_line(predicted: int | None, truth: int, facts: dict, weight: int) -> str:
+    """One guidance rule in the offline summarizer's wording."""
+    return (
+        f"- Clicks on {facts['under']} in the {facts['band']} of the page "
+        f"(tasks like '{facts['verb']} ...') were judged {LABEL_WORDS[predicted]} but "
+        f"were {LABEL_WORDS[truth]}: judge such clicks {truth}. [persistence {weight}]"
+    )
 
 
 class OfflineSummarizer:
@@ -77,13 +90,8 @@ class OfflineSummarizer:
             verbs.setdefault(m, Counter())[f["verb"]] += k
         rules = []
         for m, weight in sorted(weights.items(), key=lambda kv: (-kv[1], str(kv[0]))):
-            predicted, truth = m
-            rules.append(
-                f"- Clicks on {_top(looks[m])} in the {_top(places[m])} of the page "
-                f"(tasks like '{_top(verbs[m])} ...') were judged {LABEL_WORDS[predicted]} but "
-                f"were {LABEL_WORDS[truth]}: judge such clicks {truth}. "
-                f"[persistence {weight}]"
-            )
+            facts = {"under": _top(looks[m]), "band": _top(places[m]), "verb": _top(verbs[m])}
+            rules.append(rule_line(m[0], m[1], facts, weight))
         new_kinds = {f"were {LABEL_WORDS[t]}: judge such clicks {t}" for (_, t) in weights}
         kept = [
             line

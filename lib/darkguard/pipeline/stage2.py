@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -14,23 +15,24 @@ from darkguard.dude.judge import click_conversations
 from darkguard.dude.judge_metrics import predicted_label
 from darkguard.dude.stage2 import Stage2Params, Stage2State, Summarizer, summarize_experience
 from darkguard.dude.summarizers import ModelSummarizer, OfflineSummarizer
-from darkguard.io import InputError, read_jsonl
+from darkguard.io import InputError, atomic_write_text, read_jsonl, write_json
 from darkguard.models.backends import Backend, load_backend
 from darkguard.models.parsing import parse_judgement
 from darkguard.models.registry import resolve_spec
+from darkguard.models.spec import ModelSpec
 from darkguard.pipeline.stage1 import evaluator_aids, stage_dir, tuned_spec
 
 
 @dataclass(frozen=True)
 class Stage2Settings:
     loop: Stage2Params
-    summarizer: str  # "offline" or a model name / folder (hf or openai backend)
+    summarizer: str | dict  # "offline", a model name / folder, or an inline model spec
     validation_clicks: int  # valid-split clicks of the convergence check (App. G.3)
     sweep_batches: list[list[int]]  # [b, a] pairs (Table 18)
     sweep_iterations: list[int]  # T values (Table 19)
 
     @classmethod
-    def from_params(cls, stage2: dict[str, Any], seed: int) -> Stage2Settings:
+    def from_params(cls, stage2: dict[str, Any], seed: int, profile: str) -> Stage2Settings:
         known = {"loop", "summarizer", "validation_clicks", "sweeps"}
         unknown = sorted(set(stage2) - known)
         if unknown:
@@ -38,7 +40,7 @@ class Stage2Settings:
         sweeps = stage2.get("sweeps", {})
         return cls(
             loop=Stage2Params(**stage2.get("loop", {}), seed=seed),
-            summarizer=stage2.get("summarizer", "offline"),
+            summarizer=stage2.get("summarizer", {}).get(profile, "offline"),
             validation_clicks=int(stage2.get("validation_clicks", 100)),
             sweep_batches=[list(p) for p in sweeps.get("batches", [])],
             sweep_iterations=[int(t) for t in sweeps.get("iterations", [])],
@@ -70,6 +72,53 @@ class PoolJudge:
         return sum(p == c["label"] for p, c in zip(labels, clicks, strict=True)) / len(clicks)
 
 
+PERMUTED = {"1": "-1", "-1": "0", "0": "1"}
+
+
+def permute_labels(experience: str) -> str:
+    """The experience with every rule's advised label rotated (1 -> -1 -> 0 -> 1): the same
+    words and length, opposite advice."""
+
+    def swap(match: re.Match) -> str:
+        return f"judge such clicks {PERMUTED[match.group(1)]}"
+
+    return re.sub(r"judge such clicks (-1|0|1)", swap, experience)
+
+
+def unrelated_text(n_words: int) -> str:
+    """Neutral filler of about `n_words` words (no advice)."""
+    sentence = "The page layout uses a header, a content area and a footer."
+    words = (sentence + " ") * (n_words // 12 + 1)
+    return " ".join(words.split()[:n_words])
+
+
+def guidance_check(judge: PoolJudge, clicks: list[dict], experience: str) -> list[dict]:
+    """Does the evaluator follow the experience's content or only react to extra prompt text?
+    Pass rate and share of decisions changed (vs no experience) for: no experience, the final
+    experience, the same experience with its advised labels rotated, and unrelated text of the
+    same length."""
+    variants = {
+        "no experience": "",
+        "final experience": experience,
+        "advised labels rotated": permute_labels(experience),
+        "unrelated text, same length": unrelated_text(len(experience.split())),
+    }
+    base = judge.labels(clicks, "")
+    rows = []
+    for name, text in variants.items():
+        labels = base if not text else judge.labels(clicks, text)
+        right = sum(p == c["label"] for p, c in zip(labels, clicks, strict=True))
+        changed = sum(a != b for a, b in zip(labels, base, strict=True))
+        rows.append(
+            {
+                "guidance": name,
+                "pass_rate": round(right / len(clicks), 4),
+                "decisions_changed": round(changed / len(clicks), 4),
+            }
+        )
+    return rows
+
+
 def read_pools(directory: Path) -> tuple[list[dict], list[dict]]:
     pools = Path(directory) / "pools"
     if not (pools / "failure.jsonl").is_file():
@@ -77,9 +126,15 @@ def read_pools(directory: Path) -> tuple[list[dict], list[dict]]:
     return read_jsonl(pools / "failure.jsonl"), read_jsonl(pools / "success.jsonl")
 
 
-def make_summarizer(name: str, params: dict[str, Any], data_dir: Path, max_words: int):
+def make_summarizer(
+    name: str | dict, params: dict[str, Any], data_dir: Path, max_words: int
+) -> Summarizer:
+    """The offline summarizer, or a model summarizer from a spec (name, folder or mapping)."""
     if name == "offline":
         return OfflineSummarizer(data_dir)
+    if isinstance(name, dict):
+        spec = ModelSpec.from_dict("summarizer", name)
+        return ModelSummarizer(load_backend(spec), data_dir, max_words)
     return ModelSummarizer(
         load_backend(resolve_spec(name, "summarizer", params)), data_dir, max_words
     )
@@ -94,12 +149,14 @@ class Stage2Result:
     valid_before: float
     valid_after: float
     sweeps: list[dict]
+    experience_tokens: int  # in the evaluator's tokenizer (words without one)
+    guidance_check: list[dict]  # see `guidance_check`
 
 
 def run_stage2(params: dict[str, Any]) -> Stage2Result:
     """Algorithm 1 with the stage's settings, then each sweep setting from the same pools."""
     seed = params["base"]["seed"]
-    settings = Stage2Settings.from_params(params["stage2"], seed)
+    settings = Stage2Settings.from_params(params["stage2"], seed, params["base"]["profile"])
     data_dir = paths.resolve(params["data"]["out_dir"])
     records = {str(r["id"]): r for r in json.loads((data_dir / "full.json").read_text())}
     failure, success = read_pools(stage_dir())
@@ -127,6 +184,12 @@ def run_stage2(params: dict[str, Any]) -> Stage2Result:
     for t in settings.sweep_iterations:
         s = loop(replace(settings.loop, max_iterations=t))
         sweeps.append({"sweep": "iterations", "max_iterations": t, **_summary(s)})
+    tokenizer = getattr(judge.backend, "tokenizer", None)
+    text = state.experience
+    tokens = len(tokenizer(text)["input_ids"]) if tokenizer else len(text.split())
+    check = guidance_check(judge, valid, text)
+    atomic_write_text(experience_dir() / "experience.txt", text + "\n")
+    write_json(experience_dir() / "log.json", state.log)
     return Stage2Result(
         settings,
         len(failure),
@@ -135,7 +198,14 @@ def run_stage2(params: dict[str, Any]) -> Stage2Result:
         state.log[0]["valid_pass_rate"],
         state.log[-1]["valid_pass_rate"],
         sweeps,
+        tokens,
+        check,
     )
+
+
+def experience_dir() -> Path:
+    """Where Stage 2 writes its experience (the guard evaluation reads it)."""
+    return paths.data_dir() / "stage2"
 
 
 def _summary(state: Stage2State) -> dict:
