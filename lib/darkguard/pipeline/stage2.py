@@ -1,5 +1,6 @@
-"""The `stage2_summarize` stage: Algorithm 1 over the Stage-1 pools with the Stage-1 evaluator,
-its iteration log, and the hyperparameter sweeps of App. H (Tables 18 and 19)."""
+"""Stage 2 (`darkguard train stage2`, notebook 04; not yet a DVC stage): Algorithm 1 over the
+Stage-1 pools with the Stage-1 evaluator, its iteration log, and the hyperparameter sweeps of
+App. H (Tables 18 and 19)."""
 
 from __future__ import annotations
 
