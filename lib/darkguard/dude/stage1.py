@@ -68,13 +68,12 @@ def reward_function(params: RewardParams):
 
 def reward_columns(click: dict, record: dict) -> dict:
     """The per-sample columns `hybrid_reward` reads."""
+    dark = schema.dark_bbox(record)
     return {
         "label": int(click["label"]),
         "click": [float(click["x"]), float(click["y"])],
         "correct_box": [float(v) for v in schema.correct_bbox(record)],
-        "dark_box": (
-            [float(v) for v in schema.dark_bbox(record)] if schema.dark_bbox(record) else None
-        ),
+        "dark_box": [float(v) for v in dark] if dark else None,
         "image_width": float(record["image_width"]),
         "image_height": float(record["image_height"]),
     }
