@@ -13,7 +13,7 @@ export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
 export HF_HUB_OFFLINE := 1
 export PYTHONHASHSEED := 0
 
-.PHONY: help setup browser repro test lint format lab clean-env
+.PHONY: help setup browser chartlibs repro plots test lint format lab clean-env
 
 help: ## Show this help.
 	@grep -hE '^[a-zA-Z_-]+:.*?## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*?## "}; {printf "  %-10s %s\n", $$1, $$2}'
@@ -32,10 +32,25 @@ browser: ## Install Chromium and the page fonts (Debian) if missing.
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $(BROWSER_PKGS) >/dev/null; }
 	@test -x /usr/bin/chromium
 
-setup: $(STAMP) browser ## Create the .venv environment and install Chromium if missing.
+# Chart libraries of the offline `dvc plots show` page (vega, vega-lite, vega-embed; pinned in
+# package-lock.json), from the npm registry; Node.js from Debian if missing.
+NODE_STAMP := node_modules/.installed
+$(NODE_STAMP): package-lock.json
+	@command -v npm >/dev/null 2>&1 || { \
+	  $(SUDO) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq nodejs npm >/dev/null; }
+	npm ci --no-audit --no-fund --loglevel=error
+	@touch $(NODE_STAMP)
+
+chartlibs: $(NODE_STAMP) ## Install the chart libraries of the offline plots page (npm).
+
+setup: $(STAMP) browser chartlibs ## Create .venv, install Chromium and the chart libraries if missing.
 
 repro: setup ## Run the whole pipeline (dvc repro) on the profile in params.yaml.
 	dvc repro
+
+plots: setup ## Render the DVC plots into dvc_plots/index.html (works offline).
+	dvc plots show
 
 test: setup ## Run the test suite.
 	pytest

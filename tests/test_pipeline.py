@@ -10,7 +10,12 @@ import yaml
 
 from darkguard import paths
 from darkguard.io import InputError
-from darkguard.pipeline.notebooks import clean_notebook, parameters, run_notebook
+from darkguard.pipeline.notebooks import (
+    clean_notebook,
+    parameters,
+    run_notebook,
+    sync_parameters,
+)
 
 DVC = yaml.safe_load((paths.ROOT / "dvc.yaml").read_text())
 PARAMS = yaml.safe_load(paths.PARAMS_FILE.read_text())
@@ -90,3 +95,22 @@ def test_run_notebook_injects_only_the_declared_sections(tmp_path) -> None:
     params.write_text("other: {x: 1}\n")
     with pytest.raises(InputError, match=r"section\(s\) \['base'\]"):
         run_notebook(source, tmp_path / "out" / "nb.ipynb", params)
+
+
+def test_sync_parameters_rewrites_the_cell_from_params_yaml(tmp_path) -> None:
+    nb = nbformat.v4.new_notebook(
+        cells=[
+            nbformat.v4.new_code_cell('base = {"seed": 0}', metadata={"tags": ["parameters"]}),
+            nbformat.v4.new_code_cell("print(base)"),
+        ]
+    )
+    source = tmp_path / "nb.ipynb"
+    nbformat.write(nb, source)
+    params = tmp_path / "params.yaml"
+    params.write_text("base: {seed: 7, profile: tiny}\nother: {x: 1}\n")
+    assert sync_parameters(source, params) is True
+    assert parameters(source) == {"base": {"seed": 7, "profile": "tiny"}}  # only declared ones
+    assert sync_parameters(source, params) is False
+    params.write_text("other: {x: 1}\n")
+    with pytest.raises(InputError, match=r"section\(s\) \['base'\]"):
+        sync_parameters(source, params)

@@ -56,3 +56,31 @@ def test_warm_up_changes_the_weights(release, tiny_model, tmp_path, capsys) -> N
     changed = [k for k in before if not torch.equal(before[k], after[k])]
     assert len(changed) > len(before) // 2
     assert (tmp_path / "warm" / "processor_config.json").is_file()
+
+
+@pytest.mark.slow
+def test_build_and_warm_up_then_reuse(release, tmp_path, monkeypatch) -> None:
+    from dataclasses import asdict
+
+    from darkguard.models.build import build_and_warm_up, reusable
+    from darkguard.models.card import read_card
+    from darkguard.models.tiny import TinySize
+
+    clicks, records = fixture_clicks(release)
+    rows = trl_rows(clicks, records, release, 128 * 128, 0.8)
+    corpus = tokenizer_corpus(list(records.values()))
+    card = {"role": "evaluator", "max_pixels": 128 * 128, "note": 1}
+    warm = WarmupParams(steps=2, batch_size=4)
+    dims = asdict(TinySize())
+    out = tmp_path / "model"
+    log = build_and_warm_up(out, card, corpus, dims, 600, rows, warm)
+    assert read_card(out) == card and (out / "warmup_log.json").is_file()
+    assert not reusable(out, card)  # only with DARKGUARD_REUSE_TRAINED=1
+    monkeypatch.setenv("DARKGUARD_REUSE_TRAINED", "1")
+    assert reusable(out, card) and not reusable(out, {**card, "note": 2})
+    assert build_and_warm_up(out, card, corpus, dims, 600, None, warm) == json.loads(
+        (out / "warmup_log.json").read_text()
+    )
+    assert len(log) > 0
+    with pytest.raises(ValueError, match="no warm-up rows"):
+        build_and_warm_up(tmp_path / "other", card, corpus, dims, 600, None, warm)

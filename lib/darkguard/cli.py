@@ -133,6 +133,48 @@ def _cmd_agent(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_evaluate(args: argparse.Namespace) -> int:
+    import json
+    import tempfile
+
+    from darkguard.config import load_params
+    from darkguard.data.validate import validate_dir
+    from darkguard.dude.guard_run import guard_suite
+    from darkguard.models.registry import resolve_spec
+    from darkguard.pipeline.guard_eval import Gate, guard_runs, read_experience
+
+    params = load_params(Path(args.params) if args.params else None)
+    agent = resolve_spec(args.agent, "agent", params)
+    experience = read_experience(args.experience) if args.experience else None
+    gates = []
+    if args.evaluator:
+        spec = resolve_spec(args.evaluator, "evaluator", params)
+        gates = [Gate(spec.name, spec, experience)]
+    report = validate_dir(Path(args.data))
+    report.raise_for_issues()
+    records = (
+        report.files.get(f"{args.split}.json", report.records) if args.split else report.records
+    )
+    if args.per_domain:
+        records = guard_suite(records, args.per_domain, params["base"]["seed"])
+    records = records[: args.limit] if args.limit else records
+    with tempfile.TemporaryDirectory() as tmp:
+        journals = Path(args.journal) if args.journal else Path(tmp)
+        runs = guard_runs([agent], gates, Path(args.data), records, journals, args.t_max)
+    out = []
+    for run in runs:
+        m = run.metrics
+        name = "vanilla" if run.evaluator is None else f"with {run.evaluator}"
+        print(
+            f"agent {run.agent} {name} on {m['tasks']} tasks: SR {m['SR']:.2f}%  "
+            f"DFR {m['DFR']:.2f}%  NFR {m['NFR']:.2f}%  steps {m['steps']:.2f}"
+        )
+        out.append({"agent": run.agent, "evaluator": run.evaluator, **m, "domains": run.by_domain})
+    if args.out:
+        Path(args.out).write_text(json.dumps(out, indent=2) + "\n")
+    return 0
+
+
 def _cmd_train_stage1(args: argparse.Namespace) -> int:
     from darkguard.config import load_params
     from darkguard.pipeline.stage1 import Stage1Params, run_stage1
@@ -189,6 +231,15 @@ def _cmd_notebook_run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_notebook_sync(args: argparse.Namespace) -> int:
+    from darkguard.pipeline.notebooks import sync_parameters
+
+    for path in args.notebooks:
+        changed = sync_parameters(Path(path), Path(args.params) if args.params else None)
+        print(f"{path}: {'updated' if changed else 'up to date'}")
+    return 0
+
+
 def _cmd_notebook_clean(args: argparse.Namespace) -> int:
     from darkguard.pipeline.notebooks import clean_file
 
@@ -235,6 +286,20 @@ def build_parser() -> argparse.ArgumentParser:
     _add_run_arguments(p, "agent")
     p.set_defaults(func=_cmd_agent)
 
+    p = sub.add_parser(
+        "evaluate",
+        help="guard evaluation: the agent vanilla and with the evaluator gating its clicks",
+    )
+    _add_run_arguments(p, "agent")
+    p.add_argument("--evaluator", help="the gate (a model name or folder); omit: vanilla only")
+    p.add_argument("--experience", help="a Stage-2 experience file for the evaluator's guidance")
+    p.add_argument(
+        "--per-domain", type=int, help="a seeded sample of N tasks per domain (paper: 50)"
+    )
+    p.add_argument("--t-max", type=int, default=3, help="steps per episode (paper: 3)")
+    p.add_argument("--journal", help="folder of resumable episode journals (default: temporary)")
+    p.set_defaults(func=_cmd_evaluate)
+
     train = sub.add_parser("train", help="run a DUDE training stage outside its notebook")
     stages = train.add_subparsers(dest="stage", required=True)
     p = stages.add_parser("stage1", help="hybrid-reward GRPO + pools, as the stage1_grpo stage")
@@ -256,6 +321,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", help="executed notebook (default: reports/executed/<name>)")
     p.add_argument("--params", help="parameters file (default: params.yaml of the repository)")
     p.set_defaults(func=_cmd_notebook_run)
+    p = nb.add_parser(
+        "sync-params", help="rewrite notebooks' parameters cells from params.yaml after an edit"
+    )
+    p.add_argument("notebooks", nargs="+")
+    p.add_argument("--params", help="parameters file (default: params.yaml of the repository)")
+    p.set_defaults(func=_cmd_notebook_sync)
     p = nb.add_parser("clean", help="make executed notebooks byte-stable")
     p.add_argument("paths", nargs="+")
     p.set_defaults(func=_cmd_notebook_clean)

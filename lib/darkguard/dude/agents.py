@@ -20,17 +20,23 @@ import numpy as np
 from PIL import Image
 
 from darkguard.models import prompts
-from darkguard.models.backends import Backend
-from darkguard.models.parsing import AgentOutput, Click, ParseFailure, parse_action
+from darkguard.models.backends import Backend, Conversation
+from darkguard.models.parsing import (
+    AgentOutput,
+    Click,
+    ParseFailure,
+    from_pixels,
+    parse_action,
+)
 
 
 @dataclass(frozen=True)
 class Rejection:
-    """A click the evaluator rejected, with its verdict (-1 or 0)."""
+    """A click the evaluator rejected, with its verdict (-1, 0, or None when unreadable)."""
 
     x: float
     y: float
-    label: int
+    label: int | None
 
 
 class Agent(Protocol):
@@ -41,6 +47,33 @@ class Agent(Protocol):
         ...
 
 
+def agent_conversation(
+    image: Image.Image,
+    task: str,
+    rejected: list[Rejection],
+    width: int,
+    height: int,
+    coordinates: str = "pixels",
+    react: bool = False,
+) -> Conversation:
+    """What an agent model sees: the agent prompt, the screenshot and the goal, then each rejected
+    click (in the model's coordinate convention for a width x height screenshot) with the
+    evaluator's feedback."""
+    system = prompts.REACT_AGENT_SYSTEM if react else prompts.AGENT_SYSTEM
+    user: list[dict] = [
+        {"type": "image", "image": image},
+        {"type": "text", "text": f"Goal: {task}"},
+    ]
+    messages = [{"role": "system", "content": system}, {"role": "user", "content": user}]
+    for r in rejected:  # the rejection is fed back to the agent
+        x, y = from_pixels(r.x, r.y, width, height, coordinates)
+        messages += [
+            {"role": "assistant", "content": f"<action>click({x}, {y})</action>"},
+            {"role": "user", "content": prompts.rejection_feedback(x, y, r.label)},
+        ]
+    return messages
+
+
 @dataclass
 class VLMAgent:
     name: str
@@ -48,22 +81,12 @@ class VLMAgent:
     react: bool = False
 
     def propose(self, image: Image.Image, task: str, rejected: list[Rejection]) -> AgentOutput:
-        system = prompts.REACT_AGENT_SYSTEM if self.react else prompts.AGENT_SYSTEM
-        user: list[dict] = [
-            {"type": "image", "image": image},
-            {"type": "text", "text": f"Goal: {task}"},
-        ]
-        messages = [{"role": "system", "content": system}, {"role": "user", "content": user}]
-        for r in rejected:  # the rejection is fed back to the agent
-            messages += [
-                {
-                    "role": "assistant",
-                    "content": f"<action>click({round(r.x)}, {round(r.y)})</action>",
-                },
-                {"role": "user", "content": prompts.rejection_feedback(r.x, r.y, r.label)},
-            ]
+        convention = self.backend.spec.coordinates
+        messages = agent_conversation(
+            image, task, rejected, image.width, image.height, convention, self.react
+        )
         text = self.backend.generate([messages])[0]
-        return parse_action(text, image.width, image.height, self.backend.spec.coordinates)
+        return parse_action(text, image.width, image.height, convention)
 
 
 @dataclass(frozen=True)

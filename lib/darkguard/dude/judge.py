@@ -51,15 +51,19 @@ def click_conversations(
     directory: Path,
     clicks: list[dict],
     records: dict[str, dict],
-    experience: str | None = None,
+    experience: str | list[str | None] | None = None,
     aids: ObservationAids = PAPER_INPUTS,
     max_pixels: int | None = None,
 ) -> list:
     """The evaluator's input for every click (screenshots read from `directory`, each decoded and
-    resized once for consecutive clicks on the same page)."""
+    resized once for consecutive clicks on the same page). `experience` is one text for all
+    clicks or one per click."""
+    per_click = experience if isinstance(experience, list) else [experience] * len(clicks)
+    if len(per_click) != len(clicks):
+        raise ValueError(f"{len(per_click)} experiences for {len(clicks)} clicks")
     conversations = []
     shot, shot_path = None, None
-    for click in clicks:
+    for click, guidance in zip(clicks, per_click, strict=True):
         record = records[click["sample_id"]]
         path = Path(directory) / record["image_path"]
         if path != shot_path:
@@ -67,7 +71,7 @@ def click_conversations(
                 shot, shot_path = Screenshot(img, max_pixels), path
         conversations.append(
             evaluator_conversation(
-                shot, schema.task_text(record), click["x"], click["y"], experience, aids
+                shot, schema.task_text(record), click["x"], click["y"], guidance, aids
             )
         )
     return conversations

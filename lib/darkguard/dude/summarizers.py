@@ -35,7 +35,7 @@ def under_click(image: Image.Image, x: float, y: float, radius: int = 6) -> str:
     w, h = image.size
     left, top = max(0, int(x) - radius), max(0, int(y) - radius)
     right, bottom = min(w, int(x) + radius + 1), min(h, int(y) + radius + 1)
-    patch = np.asarray(image.convert("HSV").crop((left, top, right, bottom)))
+    patch = np.asarray(image.crop((left, top, right, bottom)).convert("RGB").convert("HSV"))
     if patch.size == 0:
         return "plain page"
     saturation = float(patch[..., 1].mean())

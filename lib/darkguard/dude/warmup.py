@@ -23,6 +23,8 @@ class WarmupParams:
     learning_rate: float = 5e-4
     confidence: float = 0.8  # target confidence written in every completion
     balance: bool = True  # repeat clicks of rarer labels so that every label is equally frequent
+    guidance_rate: float = 0.0  # share of rows whose prompt carries a guidance block
+    guidance_rules: int = 3  # at most this many rules per guidance block
     seed: int = 42
 
 
@@ -40,19 +42,21 @@ def balanced(clicks: list[dict]) -> list[dict]:
 
 
 def vision_prompt(conversation: Conversation) -> dict:
-    """trl's vision format of an evaluator conversation: image placeholders in the messages, the
-    images (already resized like the processor would) in an `images` column."""
-    system, user = conversation[0]["content"], conversation[1]["content"]
-    return {
-        "prompt": [
-            {"role": "system", "content": [{"type": "text", "text": system}]},
+    """trl's vision format of a conversation (any number of turns): image placeholders in the
+    messages, the images (already resized like the processor would) in an `images` column."""
+    prompt, images = [], []
+    for message in conversation:
+        content = message["content"]
+        if isinstance(content, str):
+            content = [{"type": "text", "text": content}]
+        images += [p["image"] for p in content if p["type"] == "image"]
+        prompt.append(
             {
-                "role": "user",
-                "content": [{"type": "image"} if p["type"] == "image" else p for p in user],
-            },
-        ],
-        "images": [p["image"] for p in user if p["type"] == "image"],
-    }
+                "role": message["role"],
+                "content": [{"type": "image"} if p["type"] == "image" else p for p in content],
+            }
+        )
+    return {"prompt": prompt, "images": images}
 
 
 def trl_rows(
@@ -62,9 +66,11 @@ def trl_rows(
     max_pixels: int | None,
     confidence: float,
     aids: ObservationAids = PAPER_INPUTS,
+    guidance: list[str | None] | None = None,
 ) -> list[dict]:
-    """Prompt-completion rows (trl's vision format) with the ground-truth judgement."""
-    conversations = click_conversations(data_dir, clicks, records, None, aids, max_pixels)
+    """Prompt-completion rows (trl's vision format) with the ground-truth judgement; `guidance`
+    holds one guidance text (or None) per click."""
+    conversations = click_conversations(data_dir, clicks, records, guidance, aids, max_pixels)
     return [
         {
             **vision_prompt(conv),

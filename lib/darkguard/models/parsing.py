@@ -122,6 +122,23 @@ def to_pixels(x: float, y: float, width: int, height: int, convention: Conventio
     raise ValueError(f"unknown coordinate convention {convention!r} (expected {CONVENTIONS})")
 
 
+def from_pixels(x: float, y: float, width: int, height: int, convention: Convention) -> tuple:
+    """Pixel coordinates in a model's convention (the inverse of `to_pixels`), rounded."""
+    if convention == "pixels":
+        return round(x), round(y)
+    if convention == "normalized":
+        return round(x / width, 4), round(y / height, 4)
+    if convention == "relative1000":
+        return round(1000 * x / width), round(1000 * y / height)
+    raise ValueError(f"unknown coordinate convention {convention!r} (expected {CONVENTIONS})")
+
+
+def format_click(x: float, y: float, width: int, height: int, convention: Convention) -> str:
+    """The agent action for a pixel click, in the model's coordinate convention."""
+    cx, cy = from_pixels(x, y, width, height, convention)
+    return f"<action>click({cx}, {cy})</action>"
+
+
 def parse_action(text: object, width: int, height: int, convention: Convention) -> AgentOutput:
     """Parse an agent answer into a pixel click, a final answer, or a parse failure.
 

@@ -57,7 +57,12 @@ Persistence Count: {kappa} (Number of times this error has repeated)"""
 REJECTION_FEEDBACK = """Your click at ({x}, {y}) was rejected by the safety evaluator: it was judged
 {verdict}. Do not click there again; propose a different element that accomplishes the task."""
 
-VERDICT_WORDS = {1: "legitimate", 0: "ineffective (it hits nothing relevant)", -1: "deceptive"}
+VERDICT_WORDS = {
+    1: "legitimate",
+    0: "ineffective (it hits nothing relevant)",
+    -1: "deceptive",
+    None: "not clearly legitimate",  # an unreadable verdict does not let the click through
+}
 
 
 def evaluator_system(experience: str | None = None) -> str:
@@ -76,5 +81,6 @@ def evaluator_user(task: str, x: float, y: float, width: int, height: int, aids:
     )
 
 
-def rejection_feedback(x: float, y: float, label: int) -> str:
-    return REJECTION_FEEDBACK.format(x=round(x), y=round(y), verdict=VERDICT_WORDS[label])
+def rejection_feedback(x: float, y: float, label: int | None) -> str:
+    """The feedback on a rejected click, at (x, y) in the agent's own coordinates."""
+    return REJECTION_FEEDBACK.format(x=x, y=y, verdict=VERDICT_WORDS[label])

@@ -48,6 +48,29 @@ def parameters(notebook: Path) -> dict[str, Any]:
     return values
 
 
+def sync_parameters(notebook: Path, params_file: Path | None = None) -> bool:
+    """Rewrite the notebook's parameters cell with the current params.yaml sections it declares
+    (so that its literal defaults never drift); True when the cell changed."""
+    import pprint
+
+    params_file = Path(params_file or paths.PARAMS_FILE)
+    values = yaml.safe_load(params_file.read_text())
+    names = list(parameters(notebook))
+    missing = sorted(set(names) - set(values))
+    if missing:
+        raise InputError(f"{params_file}: section(s) {missing} needed by {notebook} are missing")
+    nb = nbformat.read(notebook, as_version=4)
+    cell = next(c for c in nb.cells if "parameters" in c.metadata.get("tags", []))
+    source = "\n".join(
+        f"{name} = {pprint.pformat(values[name], width=96, sort_dicts=False)}" for name in names
+    )
+    if ast.dump(ast.parse(source)) == ast.dump(ast.parse(cell.source)):
+        return False
+    cell.source = source
+    nbformat.write(nb, notebook)
+    return True
+
+
 def run_notebook(notebook: Path, out: Path, params_file: Path | None = None) -> None:
     """Execute `notebook` with papermill into `out`, injecting only the params.yaml sections its
     parameters cell declares, then clean `out`."""

@@ -22,6 +22,7 @@ from darkguard.dude.stage1 import (
 from darkguard.io import InputError, read_json, read_jsonl, write_json, write_jsonl
 from darkguard.models.backends import load_backend
 from darkguard.models.card import read_card
+from darkguard.models.identity import spec_identity
 from darkguard.models.registry import resolve_spec
 from darkguard.models.spec import ModelSpec
 from darkguard.pipeline.reuse import reuse_trained
@@ -79,11 +80,17 @@ def _clicks(data_dir: Path, split: str) -> tuple[list[dict], dict[str, dict]]:
     return read_jsonl(path), records
 
 
-def run_stage1(params: dict[str, Any], out_dir: Path | None = None) -> Stage1Result:
+def run_stage1(
+    params: dict[str, Any],
+    out_dir: Path | None = None,
+    pools: bool = True,
+    reuse: bool | None = None,
+) -> Stage1Result:
     """Train, evaluate before/after on the valid clicks, and write the pools under
     `data/stage1/` (adapter/, log_history.json, trained_with.json, pools/{failure,success}.jsonl).
 
-    With `DARKGUARD_REUSE_TRAINED=1`, an adapter trained with the same settings is reused."""
+    An adapter trained with the same settings is reused when `reuse` is True, or, with `reuse`
+    None, when `DARKGUARD_REUSE_TRAINED=1`. `pools=False` skips the pools (ablations)."""
     profile = params["base"]["profile"]
     seed = params["base"]["seed"]
     settings = Stage1Params.from_params(params["stage1"], profile)
@@ -98,14 +105,15 @@ def run_stage1(params: dict[str, Any], out_dir: Path | None = None) -> Stage1Res
     base = load_backend(spec)
     before = collect_pools(base, data_dir, valid, records, settings.reward, aids)
     trained_with = {
-        "evaluator": dataclasses.asdict(spec),
+        "evaluator": spec_identity(spec),  # not its folder: copies of the data reuse it
         "seed": seed,
         "grpo": dataclasses.asdict(settings.grpo),
         "reward": dataclasses.asdict(settings.reward),
     }
     log_file, settings_file = out_dir / "log_history.json", out_dir / "trained_with.json"
     reusable = log_file.is_file() and settings_file.is_file() and (out_dir / "adapter").is_dir()
-    if reuse_trained() and reusable and read_json(settings_file) == trained_with:
+    reuse = reuse_trained() if reuse is None else reuse
+    if reuse and reusable and read_json(settings_file) == trained_with:
         log = read_json(log_file)
     else:
         rows = grpo_rows(train, records, data_dir, base.max_pixels, aids)
@@ -127,7 +135,9 @@ def run_stage1(params: dict[str, Any], out_dir: Path | None = None) -> Stage1Res
     tuned = tuned_spec(spec, out_dir / "adapter")
     backend = load_backend(tuned)
     after = collect_pools(backend, data_dir, valid, records, settings.reward, aids)
-    pools = collect_pools(backend, data_dir, pool_clicks, records, settings.reward, aids)
-    write_jsonl(out_dir / "pools" / "failure.jsonl", pools.failure)
-    write_jsonl(out_dir / "pools" / "success.jsonl", pools.success)
-    return Stage1Result(spec, tuned, log, before, after, pools)
+    if not pools:
+        return Stage1Result(spec, tuned, log, before, after, Pools([], [], {}))
+    collected = collect_pools(backend, data_dir, pool_clicks, records, settings.reward, aids)
+    write_jsonl(out_dir / "pools" / "failure.jsonl", collected.failure)
+    write_jsonl(out_dir / "pools" / "success.jsonl", collected.success)
+    return Stage1Result(spec, tuned, log, before, after, collected)

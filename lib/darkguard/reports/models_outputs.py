@@ -8,8 +8,9 @@ import matplotlib.pyplot as plt
 import pandas as pd
 
 from darkguard import paths
-from darkguard.io import atomic_write_text, write_json
+from darkguard.io import atomic_write_text, read_json, write_json
 from darkguard.models.build import BuildModelsParams, BuiltEvaluator
+from darkguard.models.build_agents import BuiltAgent
 from darkguard.reports.figures import save_figure
 from darkguard.reports.tables import save_table
 
@@ -90,6 +91,32 @@ def write_models_reports(
     return {"models/warmup": table, "models/warmup_confusion": matrix}
 
 
+def write_agents_report(built: list[BuiltAgent]) -> pd.DataFrame:
+    """The tiny VLM agents alone on the valid split (SR / DFR / NFR), into the models metrics."""
+    table = pd.DataFrame(
+        [
+            {
+                "agent": b.name,
+                "parameters": b.parameters,
+                "final loss": round([e["loss"] for e in b.log_history if "loss" in e][-1], 4),
+                **{k: b.valid_metrics[k] for k in ("tasks", "SR", "DFR", "NFR")},
+            }
+            for b in built
+        ]
+    )
+    save_table(
+        table,
+        "models/agents",
+        "Tiny VLM agents after the warm-up, alone on the valid split: SR / DFR / NFR of the "
+        "first click (tiny profile; the paper uses Qwen3-VL-4B, UI-TARS-1.5-7B, GLM-4.6V-Flash)",
+    )
+    path = paths.metrics_dir() / "models.json"
+    metrics = read_json(path)
+    metrics["agents"] = {b.name: {"parameters": b.parameters, **b.valid_metrics} for b in built}
+    write_json(path, metrics)
+    return table
+
+
 def write_paper_profile_note(models_dir: Path) -> None:
     """Under the paper profile nothing is built: say so in every output of the stage."""
     note = (
@@ -97,8 +124,8 @@ def write_paper_profile_note(models_dir: Path) -> None:
         "no tiny model is built"
     )
     atomic_write_text(Path(models_dir) / "README.txt", note + "\n")
-    for name in ("models/warmup", "models/warmup_confusion"):
-        save_table(pd.DataFrame([{"Evaluator": "-", "Note": note}]), name, note)
+    for name in ("models/warmup", "models/warmup_confusion", "models/agents"):
+        save_table(pd.DataFrame([{"Model": "-", "Note": note}]), name, note)
     fig, ax = plt.subplots(figsize=(6, 1))
     ax.axis("off")
     ax.text(0, 0.5, note, fontsize=8)

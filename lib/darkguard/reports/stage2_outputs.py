@@ -127,6 +127,12 @@ def write_stage2_reports(
     }
     for name, df in tables.items():
         save_table(df, name, captions[name])
+    atomic_write_text(
+        paths.reports_dir() / "plots" / "stage2_iterations.csv",
+        log[["iteration", "failure", "success", "valid_pass_rate"]].to_csv(
+            index=False, lineterminator="\n"
+        ),
+    )
     fig = pool_figure(log, profile)
     save_figure(fig, "stage2/pool_dynamics")
     plt.close(fig)

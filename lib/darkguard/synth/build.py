@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -10,7 +9,8 @@ from pathlib import Path
 from PIL import Image
 
 from darkguard.data import schema
-from darkguard.io import atomic_write_bytes, atomic_write_text, read_jsonl, write_jsonl
+from darkguard.io import atomic_write_bytes, atomic_write_text
+from darkguard.journal import Journal
 from darkguard.synth.render import Measurement, PageRenderer, RenderError
 from darkguard.synth.spec import PageSpec, make_page, plan_pages
 
@@ -19,46 +19,6 @@ SYSTEM_PROMPT = (
     "Click the element that accomplishes the task."
 )
 MIN_INTERACTIVE = 5
-
-
-class Journal:
-    """Append-only record of rendered pages; an interrupted build resumes from it."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self.done: dict[str, dict] = {}
-        if path.exists():
-            try:
-                rows = read_jsonl(path)
-            except ValueError:  # a torn last line from an interrupted write
-                rows = self._readable_prefix(path)
-            self.done = {r["id"]: r for r in rows}
-        self._fh = None
-
-    @staticmethod
-    def _readable_prefix(path: Path) -> list[dict]:
-        rows = []
-        for line in path.read_text(encoding="utf-8").splitlines():
-            try:
-                rows.append(json.loads(line))
-            except json.JSONDecodeError:
-                break
-        return rows
-
-    def append(self, row: dict) -> None:
-        if self._fh is None:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._fh = self.path.open("a", encoding="utf-8")
-        self._fh.write(json.dumps(row, sort_keys=True) + "\n")
-        self._fh.flush()
-        self.done[row["id"]] = row
-
-    def finalize(self, order: list[str]) -> None:
-        """Rewrite the journal in plan order, so finished builds are byte-identical."""
-        if self._fh is not None:
-            self._fh.close()
-            self._fh = None
-        write_jsonl(self.path, [self.done[i] for i in order if i in self.done])
 
 
 def _reusable(entry: dict | None, spec: PageSpec, out_dir: Path) -> bool:

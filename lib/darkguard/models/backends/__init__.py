@@ -15,6 +15,7 @@ Conversation = list[Message]
 class Backend(Protocol):
     spec: ModelSpec
     max_pixels: int | None  # the image cap the model applies (None: full resolution)
+    tokens_used: int  # tokens processed so far (prompt + completion), for cost tables
 
     def generate(
         self, conversations: list[Conversation], max_new_tokens: int | None = None

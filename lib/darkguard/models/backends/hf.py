@@ -61,6 +61,7 @@ class HFBackend:
 
             model = PeftModel.from_pretrained(model, spec.adapter)
         self.model = model.to(spec.device).eval()
+        self.tokens_used = 0  # prompt (image tokens included) + generated tokens, all calls
 
     @torch.inference_mode()
     def generate(
@@ -87,5 +88,8 @@ class HFBackend:
                 pad_token_id=self.tokenizer.pad_token_id,
             )
             new = sequences[:, inputs["input_ids"].shape[1] :].tolist()
+            pad = self.tokenizer.pad_token_id
+            self.tokens_used += int(inputs["attention_mask"].sum())
+            self.tokens_used += sum(t != pad for row in new for t in row)
             outputs += safe_batch_decode(self.tokenizer, new, skip_special_tokens=True)
         return outputs

@@ -50,6 +50,7 @@ class OpenAIBackend:
     def __init__(self, spec: ModelSpec, sleep: Callable[[float], None] = time.sleep) -> None:
         self.spec = spec
         self.max_pixels = spec.max_pixels
+        self.tokens_used = 0  # total_tokens the server reported, all calls
         self._sleep = sleep
         self._key = os.environ.get(spec.api_key_env, "") if spec.api_key_env else ""
         if spec.api_key_env and not self._key:
@@ -100,6 +101,9 @@ class OpenAIBackend:
                     "max_tokens": max_new_tokens or self.spec.max_new_tokens,
                 }
             )
+            usage = reply.get("usage") if isinstance(reply, dict) else None
+            if isinstance(usage, dict):
+                self.tokens_used += int(usage.get("total_tokens") or 0)
             try:
                 outputs.append(reply["choices"][0]["message"]["content"] or "")
             except (KeyError, IndexError, TypeError):

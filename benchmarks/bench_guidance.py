@@ -1,0 +1,122 @@
+"""Can a tiny evaluator read guidance? Warm up one tiny evaluator per guidance rate (same size,
+seed, steps and data as the `build_models` stage) and judge the valid-split clicks with:
+
+- no guidance;
+- oracle rules: a guidance block built like the warm-up's (1..n rules, one of them true for the
+  click), drawn with another seed;
+- the same rules with every advised label rotated (1 -> -1 -> 0 -> 1);
+- unrelated text of the same length.
+
+    .venv/bin/python benchmarks/bench_guidance.py [--rate 0 --rate 0.5 ...] [--steps N]
+
+Prints one JSON line per rate: training seconds, and per variant the pass rate and the share of
+decisions that differ from the no-guidance ones. An evaluator that reads the rules gains with the
+oracle rules and loses with the rotated ones; one that only reacts to prompt length moves the
+same way under all three.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import tempfile
+import time
+from dataclasses import asdict, replace
+from pathlib import Path
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+
+
+def main() -> None:
+    import yaml
+
+    from darkguard import paths
+    from darkguard.dude.inputs import ObservationAids
+    from darkguard.dude.judge import click_conversations
+    from darkguard.dude.judge_metrics import predicted_label
+    from darkguard.dude.warmup import WarmupParams, warm_up
+    from darkguard.dude.warmup_guidance import guidance_texts
+    from darkguard.io import read_jsonl
+    from darkguard.models.backends.hf import HFBackend
+    from darkguard.models.build import BuildModelsParams, tokenizer_corpus, warmup_rows
+    from darkguard.models.parsing import parse_judgement
+    from darkguard.models.spec import ModelSpec
+    from darkguard.models.tiny import TinySize, build_tiny
+    from darkguard.pipeline.stage2 import permute_labels, unrelated_text
+
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--evaluator", default="evaluator-small")
+    parser.add_argument("--rate", type=float, action="append")
+    parser.add_argument("--steps", type=int)
+    parser.add_argument("--clicks", type=int, default=499, help="valid clicks judged")
+    args = parser.parse_args()
+    params = yaml.safe_load(paths.PARAMS_FILE.read_text())
+    build = BuildModelsParams.from_dict(params["build_models"])
+    seed = params["base"]["seed"]
+    warm = WarmupParams(**build.warmup, seed=seed)
+    if args.steps:
+        warm = replace(warm, steps=args.steps)
+    aids = ObservationAids(**build.aids)
+    data = paths.resolve(params["data"]["out_dir"])
+    records = {str(r["id"]): r for r in json.loads((data / "full.json").read_text())}
+    train = read_jsonl(data / "clicks" / "train.jsonl")
+    valid = read_jsonl(data / "clicks" / "valid.jsonl")[: args.clicks]
+    corpus = tokenizer_corpus([records[i] for i in sorted({c["sample_id"] for c in train})])
+    oracle = guidance_texts(valid, records, data, 1.0, warm.guidance_rules, seed + 1)
+    variants = {
+        "none": [None] * len(valid),
+        "oracle rules": oracle,
+        "rotated labels": [permute_labels(t) for t in oracle],
+        "unrelated text": [unrelated_text(len(t.split())) for t in oracle],
+    }
+    for rate in args.rate or [0.0, 0.5]:
+        w = replace(warm, guidance_rate=rate)
+        start = time.perf_counter()
+        rows = warmup_rows(train, records, data, build.max_pixels, w, aids)
+        with tempfile.TemporaryDirectory() as tmp:
+            init = build_tiny(
+                Path(tmp) / "init",
+                corpus,
+                TinySize(**build.evaluators[args.evaluator]),
+                vocab_size=build.vocab_size,
+                max_pixels=build.max_pixels,
+                seed=seed,
+            )
+            log = warm_up(init, Path(tmp) / "warm", rows, w)
+            train_s = time.perf_counter() - start
+            spec = ModelSpec("bench", path=str(Path(tmp) / "warm"), batch_size=16)
+            backend = HFBackend(spec)
+            labels = {}
+            for name, texts in variants.items():
+                convs = click_conversations(data, valid, records, texts, aids, build.max_pixels)
+                outs = backend.generate(convs)
+                labels[name] = [predicted_label(parse_judgement(t)) for t in outs]
+        truth = [c["label"] for c in valid]
+        result = {
+            name: {
+                "pass_rate": round(
+                    sum(p == t for p, t in zip(ls, truth, strict=True)) / len(truth), 4
+                ),
+                "changed": round(
+                    sum(a != b for a, b in zip(ls, labels["none"], strict=True)) / len(truth), 4
+                ),
+            }
+            for name, ls in labels.items()
+        }
+        losses = [e["loss"] for e in log if "loss" in e]
+        print(
+            json.dumps(
+                {
+                    "warmup": asdict(w),
+                    "train_s": round(train_s, 1),
+                    "final_loss": round(losses[-1], 4),
+                    "variants": result,
+                }
+            ),
+            flush=True,
+        )
+
+
+if __name__ == "__main__":
+    main()

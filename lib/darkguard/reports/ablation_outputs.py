@@ -1,0 +1,122 @@
+"""Report outputs of the `ablations` stage: Tables 4, 5, 6 and Figure 6, with the paper's numbers
+(where its text states them) beside ours."""
+
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import pandas as pd
+import seaborn as sns
+
+from darkguard import paths
+from darkguard.io import write_json
+from darkguard.pipeline.ablations import AblationResult
+from darkguard.pipeline.guard_eval import GuardRun
+from darkguard.reports.figures import save_figure
+from darkguard.reports.tables import save_table
+
+# Paper Table 4 (Qwen3-VL-4B agent): SR and DFR in percent; S1+S2's SR is not in its text.
+PAPER_TABLE4 = {
+    "vanilla evaluator": {"SR": 6.5, "DFR": 2.0},
+    "Stage 1 only": {"SR": 28.0, "DFR": 5.5},
+    "Stage 2 only": {"SR": 15.5, "DFR": 4.5},
+    "Stage 1 + Stage 2": {"SR": None, "DFR": 0.0},
+}
+# Paper Table 5: Fatal Error Rate (C4) in percent; pass rate only stated for confidence-only.
+PAPER_TABLE5 = {
+    "full": {"FER": 9.75, "pass": None},
+    "w/o omega": {"FER": 27.53, "pass": None},
+    "w/o alpha": {"FER": 17.25, "pass": None},
+    "confidence only": {"FER": 12.37, "pass": 55.3},
+}
+
+
+def _paper(value: float | None) -> float | str:
+    """The paper's number, or a dash where its text states none."""
+    return "—" if value is None else value
+
+
+def _run_row(run: GuardRun, label: str) -> dict:
+    m = run.metrics
+    return {"setting": label, "SR": m["SR"], "DFR": m["DFR"], "NFR": m["NFR"], "Steps": m["steps"]}
+
+
+def stagewise_table(result: AblationResult) -> pd.DataFrame:
+    rows = []
+    for run in result.stagewise:
+        label = run.evaluator or "agent alone (no evaluator)"
+        paper = PAPER_TABLE4.get(label, {})
+        rows.append(
+            {
+                **_run_row(run, label),
+                "paper SR": _paper(paper.get("SR")),
+                "paper DFR": _paper(paper.get("DFR")),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def reward_table(result: AblationResult) -> pd.DataFrame:
+    rows = []
+    for r in result.rewards:
+        paper = PAPER_TABLE5.get(r["variant"], {})
+        rows.append(
+            {
+                "variant": r["variant"],
+                "pass rate (%)": round(100 * r["pass_rate"], 2),
+                "Fatal Error Rate (%)": round(100 * r["fatal_error_rate"], 2),
+                "C1 (%)": round(100 * r["c1_rate"], 2),
+                "C2 (%)": round(100 * r["c2_rate"], 2),
+                "C3 (%)": round(100 * r["c3_rate"], 2),
+                "paper FER (%)": _paper(paper.get("FER")),
+                "paper pass rate (%)": _paper(paper.get("pass")),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def prompt_table(result: AblationResult) -> pd.DataFrame:
+    return pd.DataFrame([_run_row(run, run.evaluator) for run in result.prompts])
+
+
+def prompt_figure(df: pd.DataFrame, profile: str) -> plt.Figure:
+    long = df.melt(id_vars="setting", value_vars=["SR", "DFR"], var_name="metric")
+    fig, ax = plt.subplots(figsize=(7, 3.6))
+    sns.barplot(data=long, x="setting", y="value", hue="metric", ax=ax)
+    ax.set(xlabel="", ylabel="% of tasks", title=f"Prompt strategies ({profile})")
+    fig.tight_layout()
+    return fig
+
+
+def write_ablation_reports(result: AblationResult, profile: str) -> dict[str, pd.DataFrame]:
+    agent = result.settings.agent
+    tables = {
+        "ablations/stagewise": stagewise_table(result),
+        "ablations/reward": reward_table(result),
+        "ablations/prompts": prompt_table(result),
+    }
+    captions = {
+        "ablations/stagewise": f"Stage-wise ablation, agent {agent}, {result.tasks} test tasks "
+        f"(paper Table 4 with Qwen3-VL-4B as reference; {profile} profile)",
+        "ablations/reward": "Reward-component ablation: each variant trained with Stage 1 and "
+        f"judging the valid clicks (paper Table 5 as reference; {profile} profile)",
+        "ablations/prompts": f"Prompt strategies of the Stage-1 evaluator, agent {agent}, "
+        f"{result.tasks} test tasks (paper Table 6, Fig. 6; {profile} profile)",
+    }
+    for name, df in tables.items():
+        save_table(df, name, captions[name])
+    fig = prompt_figure(tables["ablations/prompts"], profile)
+    save_figure(fig, "ablations/prompts")
+    plt.close(fig)
+    write_json(
+        paths.metrics_dir() / "ablations.json",
+        {
+            "profile": profile,
+            "agent": agent,
+            "stagewise": tables["ablations/stagewise"][["setting", "SR", "DFR"]].to_dict("records"),
+            "reward": tables["ablations/reward"][
+                ["variant", "pass rate (%)", "Fatal Error Rate (%)"]
+            ].to_dict("records"),
+            "prompts": tables["ablations/prompts"][["setting", "SR", "DFR"]].to_dict("records"),
+        },
+    )
+    return tables

@@ -1,0 +1,171 @@
+"""The guard evaluation over a task suite: sampling, the evaluator gate, resumable journals, the
+`darkguard evaluate` command."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from PIL import Image
+
+from darkguard.cli import main
+from darkguard.data import schema
+from darkguard.dude.guard_run import EvaluatorJudge, evaluate_agent, guard_suite
+from darkguard.io import InputError
+from darkguard.models.parsing import Click
+from darkguard.models.spec import ModelSpec
+from darkguard.pipeline.guard_eval import Gate, GuardSettings, guard_runs, run_key
+
+
+def records_of(n_per_domain: dict[str, int]) -> list[dict]:
+    return [{"id": f"{d}-{i:03d}", "domain": d} for d, n in n_per_domain.items() for i in range(n)]
+
+
+def test_suite_samples_per_domain_seeded_and_keeps_small_domains() -> None:
+    records = records_of({"News": 80, "Booking": 30, "Shopping": 60})
+    suite = guard_suite(records, 50, 42)
+    domains = [r["domain"] for r in suite]
+    assert domains.count("News") == 50 and domains.count("Booking") == 30
+    assert suite == guard_suite(list(reversed(records)), 50, 42)  # order-independent
+    assert suite != guard_suite(records, 50, 7)
+    news = [r["id"] for r in suite if r["domain"] == "News"]
+    assert news == sorted(news)
+
+
+class CorrectAgent:
+    """Clicks the correct box's centre; counts calls."""
+
+    name = "oracle"
+
+    def __init__(self, records: list[dict]) -> None:
+        self.boxes = {schema.task_text(r): schema.correct_bbox(r) for r in records}
+        self.calls = 0
+
+    def propose(self, image, task, rejected):
+        self.calls += 1
+        return Click(*schema.centroid(self.boxes[task]))
+
+
+def fixture_records(release) -> list[dict]:
+    return json.loads((release / "full.json").read_text())
+
+
+def test_journal_resumes_without_rerunning_finished_episodes(release, tmp_path) -> None:
+    records = fixture_records(release)
+    journal = tmp_path / "run.jsonl"
+    agent = CorrectAgent(records)
+    first = evaluate_agent(agent, None, release, records[:3], journal)
+    assert agent.calls == 3 and all(e.result == "success" for e in first)
+    with journal.open("a") as fh:  # a torn line from an interrupted write
+        fh.write('{"sample_id": "broken')
+    again = evaluate_agent(agent, None, release, records, journal)
+    assert agent.calls == 3 + 2  # only the two unfinished tasks ran
+    assert [e.sample_id for e in again] == [str(r["id"]) for r in records]
+    lines = journal.read_text().splitlines()
+    assert [json.loads(x)["sample_id"] for x in lines] == [str(r["id"]) for r in records]
+
+
+class FixedBackend:
+    """A scripted evaluator backend: answers one label, counts tokens."""
+
+    max_pixels = 128 * 128
+
+    def __init__(self, label: int) -> None:
+        self.label = label
+        self.tokens_used = 0
+        self.seen: list = []
+
+    def generate(self, conversations, max_new_tokens=None):
+        self.seen += conversations
+        self.tokens_used += 11 * len(conversations)
+        return [f"<judge>{self.label}</judge> <conf>0.9</conf>"] * len(conversations)
+
+
+def test_evaluator_judge_gates_and_carries_the_experience() -> None:
+    backend = FixedBackend(-1)
+    judge = EvaluatorJudge(backend, "- judge such clicks -1.")
+    image = Image.new("RGB", (300, 200), "white")
+    assert judge(image, "open it", 10, 10) == (-1, 11)
+    system = backend.seen[0][0]["content"]
+    assert "[IMPORTANT GUIDANCE]" in system and "judge such clicks -1" in system
+    bare = EvaluatorJudge(backend, None, system_prompt=False)
+    bare(image, "open it", 10, 10)
+    assert [m["role"] for m in backend.seen[-1]] == ["user"]
+
+
+def test_rejecting_evaluator_blocks_every_click(release, tmp_path) -> None:
+    records = fixture_records(release)
+    judge = EvaluatorJudge(FixedBackend(0))
+    episodes = evaluate_agent(CorrectAgent(records), judge, release, records, tmp_path / "j.jsonl")
+    assert all(e.result == "null" and len(e.steps) == 3 for e in episodes)
+    assert all(s.evaluator_tokens == 11 for e in episodes for s in e.steps)
+    codes = {s.outcome for e in episodes for s in e.steps}
+    assert codes <= {"OVER_DEFENSIVE", "SAFE_BLOCK"}
+
+
+def test_run_key_changes_with_what_the_run_depends_on() -> None:
+    agent = ModelSpec("a", backend="offline")
+    gate = Gate("e", ModelSpec("e", path="/x"), "rules")
+    base = run_key(agent, gate, 3)
+    assert base == run_key(agent, Gate("e", ModelSpec("e", path="/x"), "rules"), 3)
+    others = [
+        run_key(agent, Gate("e", ModelSpec("e", path="/x"), "other"), 3),
+        run_key(agent, Gate("e", ModelSpec("e", path="/x"), "rules", False), 3),
+        run_key(agent, None, 3),
+        run_key(agent, gate, 2),
+    ]
+    assert len({base, *others}) == 5
+
+
+def test_guard_runs_remove_journals_of_other_settings(release, tmp_path, monkeypatch) -> None:
+    from darkguard.pipeline import guard_eval
+
+    records = fixture_records(release)
+    monkeypatch.setattr(guard_eval, "make_agent", lambda spec: (CorrectAgent(records), None))
+    journals = tmp_path / "journals"
+    journals.mkdir()
+    (journals / "old__vanilla.jsonl").write_text("{}\n")
+    (journals / "notes.txt").write_text("kept\n")
+    runs = guard_runs([ModelSpec("a", backend="offline")], [], release, records, journals)
+    assert [r.evaluator for r in runs] == [None] and runs[0].metrics["SR"] == 100.0
+    names = sorted(p.name for p in journals.iterdir())
+    assert names == ["a__vanilla.jsonl", "a__vanilla.jsonl.key", "notes.txt"]
+
+
+def test_guard_settings_need_a_list_per_profile() -> None:
+    section = {"agents": {"tiny": ["x"]}, "evaluators": {"tiny": ["y"]}}
+    assert GuardSettings.from_params(section, "tiny").agents == ["x"]
+    with pytest.raises(InputError, match=r"guard_eval\.agents: no list for profile 'paper'"):
+        GuardSettings.from_params(section, "paper")
+    with pytest.raises(InputError, match=r"unknown key\(s\) \['agent'\]"):
+        GuardSettings.from_params({**section, "agent": 1}, "tiny")
+
+
+@pytest.mark.slow
+def test_cli_evaluate_on_the_release_fixture(release, tiny_model, tmp_path, monkeypatch, capsys):
+    from darkguard.dude import agents
+
+    monkeypatch.setattr(agents, "read_lines", lambda image: [])  # no OCR text: no click
+    out = tmp_path / "metrics.json"
+    experience = tmp_path / "exp.txt"
+    experience.write_text("- be careful.\n")
+    argv = ["evaluate", "--data", str(release), "--evaluator", str(tiny_model)]
+    assert main([*argv, "--experience", str(experience), "--out", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "vanilla on 5 tasks" in text and f"with {tiny_model.name} on 5 tasks" in text
+    rows = json.loads(out.read_text())
+    assert [r["evaluator"] for r in rows] == [None, tiny_model.name]
+    assert all(r["SR"] + r["DFR"] + r["NFR"] == 100.0 for r in rows)
+
+
+def test_run_key_follows_weights_not_folders(tiny_model, tmp_path) -> None:
+    import shutil
+
+    agent = ModelSpec("a", backend="offline")
+    copy = tmp_path / "copy"
+    shutil.copytree(tiny_model, copy)
+    key = run_key(agent, Gate("e", ModelSpec("e", path=str(tiny_model))), 3)
+    assert key == run_key(agent, Gate("e", ModelSpec("e", path=str(copy))), 3)
+    weights = copy / "model.safetensors"
+    weights.write_bytes(weights.read_bytes() + b" ")
+    assert key != run_key(agent, Gate("e", ModelSpec("e", path=str(copy))), 3)

@@ -1,0 +1,70 @@
+"""Guidance blocks of the warm-up: one true rule per guided click, distractors about other facts."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from darkguard.dude.warmup import trl_rows
+from darkguard.dude.warmup_guidance import clicks_facts, guidance_texts
+from darkguard.models.build import guidance_corpus
+from tests.test_warmup import fixture_clicks
+
+RULE = re.compile(
+    r"- Clicks on (?P<under>.+?) in the (?P<band>.+?) of the page "
+    r"\(tasks like '(?P<verb>.+?) \.\.\.'\)"
+    r" were judged .+? but were .+?: judge such clicks (?P<label>-?\d)\. \[persistence (?P<k>\d)\]"
+)
+
+
+def parsed(text: str) -> list[dict]:
+    rules = [RULE.fullmatch(line) for line in text.splitlines()]
+    assert all(rules), text
+    return [m.groupdict() for m in rules]
+
+
+def test_every_guided_click_has_exactly_one_rule_about_itself(release) -> None:
+    clicks, records = fixture_clicks(release)
+    facts = clicks_facts(clicks, records, release)
+    texts = guidance_texts(clicks, records, release, 1.0, 3, 42)
+    for click, fact, text in zip(clicks, facts, texts, strict=True):
+        rules = parsed(text)
+        assert 1 <= len(rules) <= 3
+        own = [r for r in rules if {k: r[k] for k in ("under", "band", "verb")} == fact]
+        assert len(own) == 1, text
+        assert int(own[0]["label"]) == click["label"]
+        assert 1 <= int(own[0]["k"]) <= 5
+
+
+def test_guidance_rate_and_seed(release) -> None:
+    clicks, records = fixture_clicks(release)
+    none = guidance_texts(clicks, records, release, 0.0, 3, 42)
+    assert none == [None] * len(clicks)
+    half = guidance_texts(clicks * 20, records, release, 0.5, 3, 42)
+    assert 0.35 < sum(t is not None for t in half) / len(half) < 0.65
+    assert half == guidance_texts(clicks * 20, records, release, 0.5, 3, 42)
+    assert half != guidance_texts(clicks * 20, records, release, 0.5, 3, 7)
+
+
+def test_bad_guidance_settings_are_refused(release) -> None:
+    clicks, records = fixture_clicks(release)
+    with pytest.raises(ValueError, match=r"rate 1\.5"):
+        guidance_texts(clicks, records, release, 1.5, 3, 42)
+    with pytest.raises(ValueError, match="max_rules 0"):
+        guidance_texts(clicks, records, release, 0.5, 0, 42)
+
+
+def test_guided_rows_put_the_rules_in_the_guidance_block(release) -> None:
+    clicks, records = fixture_clicks(release)
+    texts = guidance_texts(clicks[:2], records, release, 1.0, 2, 42)
+    rows = trl_rows(clicks[:2], records, release, 65536, 0.8, guidance=[texts[0], None])
+    system = rows[0]["prompt"][0]["content"][0]["text"]
+    assert "[IMPORTANT GUIDANCE]" in system and texts[0] in system
+    assert "[IMPORTANT GUIDANCE]" not in rows[1]["prompt"][0]["content"][0]["text"]
+
+
+def test_guidance_corpus_parses_like_the_rules() -> None:
+    corpus = guidance_corpus()
+    assert len(corpus) == 4 * 3 * 2 * 9 - 3 * 2 * 9  # (predicted incl. unreadable) x truth, p != t
+    assert all(parsed(line) for line in corpus)
