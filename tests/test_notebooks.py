@@ -1,9 +1,10 @@
 """nbval: re-executing each executed notebook reproduces its outputs.
 
 Outputs go to temporary folders (DARKGUARD_DATA / DARKGUARD_REPORTS), so tests never overwrite
-pipeline outputs. The built data is copied there first, so builds resume instead of restarting,
-and trained models are reused (`DARKGUARD_REUSE_TRAINED=1`): the notebooks redo their evaluations
-and reports from them. That the training itself reproduces is what CI's table check covers.
+pipeline outputs. The built data and reports are copied there first, so builds resume instead
+of restarting, and trained models are reused (`DARKGUARD_REUSE_TRAINED=1`): the notebooks redo
+their evaluations and reports from them. That the training itself reproduces is what CI's table
+check covers.
 """
 
 from __future__ import annotations
@@ -27,6 +28,10 @@ def test_executed_notebook_reproduces(notebook, tmp_path) -> None:
     for built in ("ruc", "models", "agents", "stage1", "stage2", "guard", "ablations"):
         if (paths.ROOT / "data" / built).is_dir():
             shutil.copytree(paths.ROOT / "data" / built, data / built)
+    # The report stage reads the other stages' reports; each notebook rewrites its own outputs.
+    for made in ("tables", "figures", "metrics", "plots", "experience", "timings"):
+        if (paths.ROOT / "reports" / made).is_dir():
+            shutil.copytree(paths.ROOT / "reports" / made, reports / made)
     env = {
         **os.environ,
         "DARKGUARD_DATA": str(data),
