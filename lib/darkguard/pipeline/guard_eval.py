@@ -15,13 +15,12 @@ from darkguard.dude.agents import Agent, OfflineAgent, VLMAgent
 from darkguard.dude.guard import T_MAX, Episode
 from darkguard.dude.guard_metrics import episode_metrics, metrics_by
 from darkguard.dude.guard_run import EvaluatorJudge, evaluate_agent, guard_suite
-from darkguard.dude.inputs import PAPER_INPUTS, ObservationAids
 from darkguard.io import InputError, read_json
 from darkguard.models.backends import Backend, load_backend
-from darkguard.models.card import read_card
 from darkguard.models.identity import spec_identity
 from darkguard.models.registry import resolve_spec
 from darkguard.models.spec import ModelSpec
+from darkguard.pipeline.stage1 import evaluator_aids
 
 
 @dataclass(frozen=True)
@@ -79,13 +78,6 @@ def make_agent(spec: ModelSpec) -> tuple[Agent, Backend | None]:
         return OfflineAgent(), None
     backend = load_backend(spec)
     return VLMAgent(spec.name, backend), backend
-
-
-def evaluator_inputs(spec: ModelSpec) -> ObservationAids:
-    """The observation aids a built evaluator was trained with (a checkpoint: the paper's)."""
-    if spec.backend == "hf" and spec.path and Path(spec.path, "darkguard.json").is_file():
-        return ObservationAids(**read_card(spec.path).get("aids", {}))
-    return PAPER_INPUTS
 
 
 @dataclass(frozen=True)
@@ -149,7 +141,7 @@ def guard_runs(
                 judge = EvaluatorJudge(
                     backends[gate.spec],
                     gate.experience,
-                    evaluator_inputs(gate.spec),
+                    evaluator_aids(gate.spec),
                     gate.system_prompt,
                 )
             episodes = evaluate_agent(agent, judge, data_dir, suite, journal, t_max, agent_backend)

@@ -53,8 +53,11 @@ def stage_dir() -> Path:
 
 
 def evaluator_aids(spec: ModelSpec) -> ObservationAids:
-    """The aids a built model was trained with (its card); the paper's inputs otherwise."""
-    return ObservationAids(**read_card(spec.path).get("aids", {}))
+    """The aids a built model was trained with (its card); the paper's inputs otherwise (a hub
+    checkpoint or an endpoint has no card)."""
+    if spec.backend == "hf" and spec.path and Path(spec.path, "darkguard.json").is_file():
+        return ObservationAids(**read_card(spec.path).get("aids", {}))
+    return ObservationAids()
 
 
 def tuned_spec(spec: ModelSpec, adapter: Path) -> ModelSpec:
