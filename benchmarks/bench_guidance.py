@@ -5,14 +5,17 @@ seed, steps and data as the `build_models` stage) and judge the valid-split clic
 - oracle rules: a guidance block built like the warm-up's (1..n rules, one of them true for the
   click), drawn with another seed;
 - the same rules with every advised label rotated (1 -> -1 -> 0 -> 1);
+- rules of other clicks only (none of them describes the click judged);
 - unrelated text of the same length.
 
-    .venv/bin/python benchmarks/bench_guidance.py [--rate 0 --rate 0.5 ...] [--steps N]
+    .venv/bin/python benchmarks/bench_guidance.py [--rate 0 --rate 0.5 ...] [--own-rate R ...]
+        [--steps N]
 
 Prints one JSON line per rate: training seconds, and per variant the pass rate and the share of
 decisions that differ from the no-guidance ones. An evaluator that reads the rules gains with the
 oracle rules and loses with the rotated ones; one that only reacts to prompt length moves the
-same way under all three.
+same way under all of them; one that matches rules to its click keeps its no-guidance decisions
+under other clicks' rules.
 """
 
 from __future__ import annotations
@@ -48,6 +51,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--evaluator", default="evaluator-small")
     parser.add_argument("--rate", type=float, action="append")
+    parser.add_argument(
+        "--own-rate", type=float, action="append", help="warm-up guidance_own_rate (params')"
+    )
     parser.add_argument("--steps", type=int)
     parser.add_argument("--clicks", type=int, default=499, help="valid clicks judged")
     args = parser.parse_args()
@@ -68,10 +74,18 @@ def main() -> None:
         "none": [None] * len(valid),
         "oracle rules": oracle,
         "rotated labels": [permute_labels(t) for t in oracle],
+        "other clicks' rules": guidance_texts(
+            valid, records, data, 1.0, warm.guidance_rules, seed + 1, own_rate=0.0
+        ),
         "unrelated text": [unrelated_text(len(t.split())) for t in oracle],
     }
-    for rate in args.rate or [0.0, 0.5]:
-        w = replace(warm, guidance_rate=rate)
+    settings = [
+        (rate, own)
+        for rate in args.rate or [warm.guidance_rate]
+        for own in args.own_rate or [warm.guidance_own_rate]
+    ]
+    for rate, own in settings:
+        w = replace(warm, guidance_rate=rate, guidance_own_rate=own)
         start = time.perf_counter()
         rows = warmup_rows(train, records, data, build.max_pixels, w, aids)
         with tempfile.TemporaryDirectory() as tmp:

@@ -52,6 +52,35 @@ def test_screenshot_marks_the_click_on_the_resized_copy() -> None:
     assert corner.getpixel((4, 4))[1] < 128
 
 
+def test_screenshot_from_file_caches_the_resized_copy(tmp_path, monkeypatch) -> None:
+    import os
+
+    from darkguard.dude import inputs
+
+    monkeypatch.setattr(inputs, "_FITTED", inputs._FittedCache(budget=2 * 320 * 192 * 3))
+    path = tmp_path / "page.png"
+    Image.new("RGB", (1280, 800), (0, 0, 255)).save(path)
+    first = Screenshot.from_file(path, 65536)
+    eager = Screenshot(Image.open(path), 65536)
+    assert first.size == (1280, 800) and first._image is None  # full image not decoded
+    assert first.fitted.size == (320, 192)  # the cache holds two such copies
+    assert first.fitted.tobytes() == eager.fitted.tobytes() and first.scale == eager.scale
+    assert first.marked(640, 400).tobytes() == eager.marked(640, 400).tobytes()
+    again = Screenshot.from_file(path, 65536)
+    assert again.fitted is first.fitted  # from the cache
+    assert again.zoomed(640, 400, 320).tobytes() == eager.zoomed(640, 400, 320).tobytes()
+    assert again.image.size == (1280, 800)  # decoded on demand for the aids
+    Image.new("RGB", (1280, 800), (0, 255, 0)).save(path)  # a changed file is read again
+    os.utime(path, ns=(1, 1))
+    changed = Screenshot.from_file(path, 65536)
+    assert changed.fitted is not first.fitted and changed.fitted.getpixel((0, 0)) == (0, 255, 0)
+    other = tmp_path / "other.png"
+    Image.new("RGB", (1280, 800)).save(other)
+    Screenshot.from_file(other, 65536)  # over the budget of two copies: the oldest goes
+    assert len(inputs._FITTED.items) == 2
+    assert Screenshot.from_file(path, 65536).fitted is changed.fitted
+
+
 def test_conversation_carries_the_paper_inputs_and_aids() -> None:
     image = Image.new("RGB", (640, 480))
     conv = evaluator_conversation(image, "Book the room.", 100.4, 200.6, "Rule A.")

@@ -195,6 +195,12 @@ def test_pool_judge_parses_answers_with_the_experience_in_the_prompt(release) ->
     assert "[IMPORTANT GUIDANCE]\nRule X." in backend.seen[0][0]["content"]
     judge.labels(clicks[:1], "")
     assert "[IMPORTANT GUIDANCE]" not in backend.seen[-1][0]["content"]
+    assert judge.calls == 4
+    seen = len(backend.seen)
+    assert judge.labels(clicks[:3], "Rule X.") == [1, None, 0]  # a repeated call: the memo
+    assert len(backend.seen) == seen and judge.calls == 4
+    judge.labels(clicks[:3], "Rule Y.")  # another experience is judged again
+    assert len(backend.seen) == seen + 3 and judge.calls == 7
 
 
 def test_stage2_settings_reject_unknown_keys() -> None:

@@ -37,6 +37,30 @@ def test_every_guided_click_has_exactly_one_rule_about_itself(release) -> None:
         assert 1 <= int(own[0]["k"]) <= 5
 
 
+def own_rules(text: str, fact: dict) -> list[dict]:
+    return [r for r in parsed(text) if {k: r[k] for k in ("under", "band", "verb")} == fact]
+
+
+def test_without_own_rate_no_rule_speaks_of_the_click(release) -> None:
+    clicks, records = fixture_clicks(release)
+    facts = clicks_facts(clicks, records, release)
+    texts = guidance_texts(clicks, records, release, 1.0, 3, 42, own_rate=0.0)
+    guided = [(f, t) for f, t in zip(facts, texts, strict=True) if t is not None]
+    assert guided
+    for fact, text in guided:
+        assert 1 <= len(parsed(text)) <= 3
+        assert own_rules(text, fact) == [], text
+
+
+def test_own_rate_is_the_share_of_blocks_with_the_clicks_rule(release) -> None:
+    clicks, records = fixture_clicks(release)
+    many = clicks * 20
+    facts = clicks_facts(many, records, release)
+    texts = guidance_texts(many, records, release, 1.0, 3, 42, own_rate=0.5)
+    with_own = [bool(own_rules(t, f)) for f, t in zip(facts, texts, strict=True) if t]
+    assert 0.35 < sum(with_own) / len(with_own) < 0.65
+
+
 def test_guidance_rate_and_seed(release) -> None:
     clicks, records = fixture_clicks(release)
     none = guidance_texts(clicks, records, release, 0.0, 3, 42)
@@ -53,6 +77,8 @@ def test_bad_guidance_settings_are_refused(release) -> None:
         guidance_texts(clicks, records, release, 1.5, 3, 42)
     with pytest.raises(ValueError, match="max_rules 0"):
         guidance_texts(clicks, records, release, 0.5, 0, 42)
+    with pytest.raises(ValueError, match=r"own_rate -0\.1"):
+        guidance_texts(clicks, records, release, 0.5, 3, 42, own_rate=-0.1)
 
 
 def test_guided_rows_put_the_rules_in_the_guidance_block(release) -> None:

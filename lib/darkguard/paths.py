@@ -59,3 +59,9 @@ def display(path: Path) -> str:
             continue
         return str(Path(name) / rel) if name else str(rel)
     return str(path)
+
+
+def slug(label: str) -> str:
+    """A file name for a display label: lower case, every other character than letters and
+    digits an underscore (`w/o omega` -> `w_o_omega`)."""
+    return "".join(ch if ch.isalnum() else "_" for ch in label.lower()).strip("_")

@@ -4,8 +4,10 @@ the click)."""
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 
 import numpy as np
 from PIL import Image, ImageDraw
@@ -51,24 +53,88 @@ def mark_click(
 
 class Screenshot:
     """A decoded screenshot and its copy resized for the processor, shared by every click judged
-    on it (decoding and resizing once per page, not once per click)."""
+    on it (decoding and resizing once per page, not once per click). `from_file` keeps the
+    resized copies of a process in a bounded cache and decodes the full image only when an aid
+    needs it."""
 
     def __init__(self, image: Image.Image, max_pixels: int | None) -> None:
-        self.image = image.convert("RGB")
-        self.fitted = fit_pixels(self.image, max_pixels)
+        self._image: Image.Image | None = image.convert("RGB")
+        self._path: Path | None = None
+        self.size: tuple[int, int] = self._image.size
+        self.fitted = fit_pixels(self._image, max_pixels)
         self.max_pixels = max_pixels
-        self.scale = self.fitted.width / self.image.width
+        self.scale = self.fitted.width / self.size[0]
+
+    @classmethod
+    def from_file(cls, path: str | Path, max_pixels: int | None) -> Screenshot:
+        """The screenshot in `path`; its resized copy comes from the process's cache when the
+        same file (path, size, modification time) was read before with the same cap."""
+        path = Path(path)
+        stat = path.stat()
+        key = (str(path.resolve()), stat.st_size, stat.st_mtime_ns, max_pixels)
+        cached = _FITTED.get(key)
+        if cached is None:
+            with Image.open(path) as img:
+                full = Screenshot(img, max_pixels)
+            cached = _FITTED.put(key, (full.fitted, full.size))
+        shot = cls.__new__(cls)
+        shot._image, shot._path = None, path
+        shot.fitted, shot.size = cached
+        shot.max_pixels = max_pixels
+        shot.scale = shot.fitted.width / shot.size[0]
+        return shot
+
+    @property
+    def image(self) -> Image.Image:
+        """The full-resolution screenshot (decoded on first use)."""
+        if self._image is None:
+            with Image.open(self._path) as img:
+                self._image = img.convert("RGB")
+        return self._image
 
     def marked(self, x: float, y: float) -> Image.Image:
         """The resized screenshot with the click marked."""
-        radius = click_radius(self.image.size)
+        radius = click_radius(self.size)
         return mark_click(self.fitted, x * self.scale, y * self.scale, radius, self.scale)
 
     def zoomed(self, x: float, y: float, size: int) -> Image.Image:
         """The marked crop around the click, resized for the processor."""
         crop, (left, top) = zoom_crop(self.image, x, y, size)
-        radius = click_radius(self.image.size)
+        radius = click_radius(self.size)
         return fit_pixels(mark_click(crop, x - left, y - top, radius), self.max_pixels)
+
+
+class _FittedCache:
+    """Least-recently-used resized screenshots, at most `budget` bytes of pixels in all."""
+
+    def __init__(self, budget: int) -> None:
+        self.budget, self.used = budget, 0
+        self.items: OrderedDict[tuple, tuple[Image.Image, tuple[int, int]]] = OrderedDict()
+
+    def get(self, key: tuple) -> tuple[Image.Image, tuple[int, int]] | None:
+        if key in self.items:
+            self.items.move_to_end(key)
+            return self.items[key]
+        return None
+
+    def put(
+        self, key: tuple, value: tuple[Image.Image, tuple[int, int]]
+    ) -> tuple[Image.Image, tuple[int, int]]:
+        cost = _bytes(value[0])
+        if cost <= self.budget:
+            self.items[key] = value
+            self.used += cost
+            while self.used > self.budget:
+                _, (old, _) = self.items.popitem(last=False)
+                self.used -= _bytes(old)
+        return value
+
+
+def _bytes(image: Image.Image) -> int:
+    return image.width * image.height * len(image.getbands())
+
+
+_FITTED = _FittedCache(budget=512 * 2**20)
 
 
 def fit_pixels(image: Image.Image, max_pixels: int | None, factor: int = 32) -> Image.Image:
@@ -149,7 +215,7 @@ def evaluator_conversation(
         notes.append("The second image is a zoomed view around the click.")
     if aids.ocr:
         notes.append(f"Text near the click: {ocr_near_click(shot.image, x, y, aids.ocr_radius)}")
-    w, h = shot.image.size
+    w, h = shot.size
     parts.append(
         {"type": "text", "text": prompts.evaluator_user(task, x, y, w, h, "\n".join(notes))}
     )

@@ -5,8 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from PIL import Image
-
 from darkguard.data import schema
 from darkguard.data.clicks import generate_clicks
 from darkguard.data.validate import validate_dir
@@ -56,7 +54,7 @@ def click_conversations(
     max_pixels: int | None = None,
 ) -> list:
     """The evaluator's input for every click (screenshots read from `directory`, each decoded and
-    resized once for consecutive clicks on the same page). `experience` is one text for all
+    resized once per process: `Screenshot.from_file`). `experience` is one text for all
     clicks or one per click."""
     per_click = experience if isinstance(experience, list) else [experience] * len(clicks)
     if len(per_click) != len(clicks):
@@ -67,8 +65,7 @@ def click_conversations(
         record = records[click["sample_id"]]
         path = Path(directory) / record["image_path"]
         if path != shot_path:
-            with Image.open(path) as img:
-                shot, shot_path = Screenshot(img, max_pixels), path
+            shot, shot_path = Screenshot.from_file(path, max_pixels), path
         conversations.append(
             evaluator_conversation(
                 shot, schema.task_text(record), click["x"], click["y"], guidance, aids

@@ -138,7 +138,7 @@ def train_grpo(
         output_dir=str(checkpoint_dir),
         use_cpu=device == "cpu",
         bf16=params.bf16,
-        gradient_checkpointing=params.gradient_checkpointing,
+        activation_checkpointing=params.gradient_checkpointing,
         num_train_epochs=params.epochs,
         max_steps=params.steps or -1,
         per_device_train_batch_size=params.per_device_batch_size,

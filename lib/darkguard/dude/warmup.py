@@ -25,6 +25,7 @@ class WarmupParams:
     balance: bool = True  # repeat clicks of rarer labels so that every label is equally frequent
     guidance_rate: float = 0.0  # share of rows whose prompt carries a guidance block
     guidance_rules: int = 3  # at most this many rules per guidance block
+    guidance_own_rate: float = 1.0  # share of guidance blocks with a rule about the click itself
     seed: int = 42
 
 
@@ -114,6 +115,7 @@ def warm_up(model_dir: Path, out_dir: Path, rows: list[dict], params: WarmupPara
             data_seed=params.seed,
             dataloader_num_workers=0,
             disable_tqdm=True,
+            activation_checkpointing=False,  # trl's default (on) recomputes every forward
         )
         trainer = SFTTrainer(
             model=model,

@@ -2,10 +2,12 @@
 
 A tiny evaluator warmed up without guidance never saw the `[IMPORTANT GUIDANCE]` block and would
 ignore (or be confused by) any experience, making Stage 2 a no-op. Here a share of the warm-up
-prompts carries a guidance block in the offline summarizer's wording: 1..n rules in random order,
-one of which describes the click itself (its place on the page, what lies under it, the task's
-verb) and advises its true label; the others describe other clicks whose facts differ. To answer
-right more often, the evaluator has to find the rule that matches its click and follow it.
+prompts carries a guidance block in the offline summarizer's wording: 1..n rules in random order.
+In a share of the guided prompts one rule describes the click itself (its place on the page, what
+lies under it, the task's verb) and advises its true label; every other rule describes another
+click whose facts differ. To answer right, the evaluator has to find the rule that matches its
+click and follow it, and judge from the screenshot when no rule matches (the Stage-2 experience
+and a safety prompt mostly do not speak of the click being judged).
 """
 
 from __future__ import annotations
@@ -41,14 +43,17 @@ def guidance_texts(
     rate: float,
     max_rules: int,
     seed: int,
+    own_rate: float = 1.0,
 ) -> list[str | None]:
     """One guidance text per click (None for the share `1 - rate` without guidance).
 
-    A guided click gets k ~ U{1..max_rules} rules: its own (a wrong judgement it might make, its
-    true label, a persistence count in 1..5) and k-1 rules of other clicks with different facts,
-    shuffled. Deterministic by `seed`."""
-    if not 0.0 <= rate <= 1.0:
-        raise ValueError(f"guidance rate {rate} is not in [0, 1]")
+    A guided click gets k ~ U{1..max_rules} rules, shuffled: with probability `own_rate` its own
+    (a wrong judgement it might make, its true label, a persistence count in 1..5) and k-1 rules
+    of other clicks with different facts, otherwise k rules of other clicks only. Deterministic
+    by `seed`."""
+    for name, value in (("rate", rate), ("own_rate", own_rate)):
+        if not 0.0 <= value <= 1.0:
+            raise ValueError(f"guidance {name} {value} is not in [0, 1]")
     if max_rules < 1:
         raise ValueError(f"max_rules {max_rules} must be at least 1")
     rng = random.Random(seed)
@@ -58,13 +63,14 @@ def guidance_texts(
         if rng.random() >= rate:
             texts.append(None)
             continue
-        rules = [_rule(click["label"], facts[i], rng)]
-        for _ in range(rng.randint(1, max_rules) - 1):
+        own = own_rate >= 1.0 or rng.random() < own_rate  # no draw when every block has one
+        rules = [_rule(click["label"], facts[i], rng)] if own else []
+        for _ in range(rng.randint(1, max_rules) - own):
             other = _other_click(i, facts, rng)
             if other is not None:
                 rules.append(_rule(clicks[other]["label"], facts[other], rng))
         rng.shuffle(rules)
-        texts.append("\n".join(rules))
+        texts.append("\n".join(rules) if rules else None)
     return texts
 
 

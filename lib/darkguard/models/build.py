@@ -98,7 +98,13 @@ def warmup_rows(
     """The warm-up rows, labels balanced by repetition when asked (repeats share their row); a
     share `warm.guidance_rate` of the clicks carries a guidance block (`warmup_guidance`)."""
     guidance = guidance_texts(
-        train, records, data_dir, warm.guidance_rate, warm.guidance_rules, warm.seed
+        train,
+        records,
+        data_dir,
+        warm.guidance_rate,
+        warm.guidance_rules,
+        warm.seed,
+        warm.guidance_own_rate,
     )
     rows = trl_rows(train, records, data_dir, max_pixels, warm.confidence, aids, guidance)
     if not warm.balance:

@@ -1,5 +1,6 @@
 """The `ablations` stage (notebook 06): stage-wise ablation (paper Table 4), reward-component
-ablation (Table 5, each variant trained), and prompt strategies (Table 6, Figure 6)."""
+ablation (Table 5, each variant trained), prompt strategies (Table 6, Figure 6) and the
+evaluator's observation aids."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from darkguard import paths
 from darkguard.dude.guard_run import guard_suite
 from darkguard.io import InputError, read_json
 from darkguard.models.registry import resolve_spec
+from darkguard.pipeline.aids_ablation import aids_ablation
 from darkguard.pipeline.guard_eval import Gate, GuardRun, GuardSettings, guard_runs, read_experience
 from darkguard.pipeline.stage1 import run_stage1, stage_dir, tuned_spec
 
@@ -21,10 +23,12 @@ class AblationSettings:
     agent: str  # the agent of the stage-wise and prompt ablations (paper: Qwen3-VL-4B)
     reward_variants: dict[str, dict[str, Any]] = field(default_factory=dict)  # name -> overrides
     safety_prompt: str = ""  # the manually designed safety prompt of Table 6
+    observation_aids: list[dict[str, Any]] = field(default_factory=list)  # overrides, each a row
 
     @classmethod
     def from_params(cls, section: dict[str, Any], profile: str) -> AblationSettings:
-        unknown = sorted(set(section) - {"agent", "reward_variants", "safety_prompt"})
+        known = {"agent", "reward_variants", "safety_prompt", "observation_aids"}
+        unknown = sorted(set(section) - known)
         if unknown:
             raise InputError(f"params.yaml: section 'ablations': unknown key(s) {unknown}")
         agents = section.get("agent", {})
@@ -34,6 +38,7 @@ class AblationSettings:
             agent=agents[profile],
             reward_variants=dict(section.get("reward_variants", {})),
             safety_prompt=str(section.get("safety_prompt", "")).strip(),
+            observation_aids=list(section.get("observation_aids", {}).get(profile, [])),
         )
 
 
@@ -44,6 +49,7 @@ class AblationResult:
     stagewise: list[GuardRun]
     prompts: list[GuardRun]
     rewards: list[dict]  # variant, valid pass rate, FER, ...
+    aids: list[dict]  # aid setting, valid pass rate, FER, ... (`aids_ablation`)
 
 
 def ablations_dir() -> Path:
@@ -60,7 +66,7 @@ def reward_ablation(params: dict[str, Any], variants: dict[str, dict]) -> list[d
             raise InputError(f"params.yaml: ablations.reward_variants.{name}: unknown {unknown}")
         varied = copy.deepcopy(params)
         varied["stage1"]["reward"].update(overrides)
-        out = stage_dir() if not overrides else ablations_dir() / "reward" / _slug(name)
+        out = stage_dir() if not overrides else ablations_dir() / "reward" / paths.slug(name)
         result = run_stage1(varied, out, pools=False, reuse=True if not overrides else None)
         m = result.after.metrics
         rows.append(
@@ -102,8 +108,5 @@ def run_ablations(params: dict[str, Any]) -> AblationResult:
     stagewise = runs[: 1 + len(stage_gates)]
     prompts = runs[1 + len(stage_gates) :]
     rewards = reward_ablation(params, settings.reward_variants)
-    return AblationResult(settings, len(suite), stagewise, prompts, rewards)
-
-
-def _slug(label: str) -> str:
-    return "".join(ch if ch.isalnum() else "_" for ch in label.lower()).strip("_")
+    aids = aids_ablation(base, settings.observation_aids, data_dir, ablations_dir() / "aids")
+    return AblationResult(settings, len(suite), stagewise, prompts, rewards, aids)

@@ -50,13 +50,24 @@ class Stage2Settings:
 
 class PoolJudge:
     """Judges pool entries and validation clicks with one evaluator, experience in its guidance
-    block; conversations are rebuilt per call (the prompt is reset per call, paper 5.1)."""
+    block; conversations are rebuilt per call (the prompt is reset per call, paper 5.1).
+
+    Greedy judgements are a function of the call's clicks and experience, so a repeated call
+    (the sweeps replay the main loop's first iterations) is answered from a memo; `calls` counts
+    the judgements actually generated."""
 
     def __init__(self, backend: Backend, data_dir: Path, records: dict, aids) -> None:
         self.backend, self.data_dir, self.records, self.aids = backend, data_dir, records, aids
         self.calls = 0
+        self._memo: dict[tuple[tuple[str, ...], str], list[int | None]] = {}
 
     def labels(self, samples: list[dict], experience: str) -> list[int | None]:
+        key = (tuple(s["click_id"] for s in samples), experience)
+        if key not in self._memo:
+            self._memo[key] = self._generate(samples, experience)
+        return list(self._memo[key])
+
+    def _generate(self, samples: list[dict], experience: str) -> list[int | None]:
         conversations = click_conversations(
             self.data_dir,
             samples,

@@ -1,5 +1,5 @@
-"""Report outputs of the `ablations` stage: Tables 4, 5, 6 and Figure 6, with the paper's numbers
-(where its text states them) beside ours."""
+"""Report outputs of the `ablations` stage: Tables 4, 5, 6, Figure 6 and the observation-aid
+table, with the paper's numbers (where its text states them) beside ours."""
 
 from __future__ import annotations
 
@@ -74,6 +74,27 @@ def reward_table(result: AblationResult) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def aids_table(result: AblationResult) -> pd.DataFrame:
+    """The evaluator with each observation-aid setting on the valid clicks (the paper's
+    evaluator sees the screenshot, task and coordinates only: the `none` row)."""
+    return pd.DataFrame(
+        [
+            {
+                "aids": r["aids"],
+                "evaluator": "as built"
+                if r["as built"]
+                else ("warmed up again with these aids" if r["retrained"] else "as built"),
+                "pass rate (%)": round(100 * r["pass_rate"], 2),
+                "Fatal Error Rate (%)": round(100 * r["c4_fatal_error_rate"], 2),
+                "C1 (%)": round(100 * r["c1_rate"], 2),
+                "C2 (%)": round(100 * r["c2_rate"], 2),
+                "C3 (%)": round(100 * r["c3_rate"], 2),
+            }
+            for r in result.aids
+        ]
+    )
+
+
 def prompt_table(result: AblationResult) -> pd.DataFrame:
     return pd.DataFrame([_run_row(run, run.evaluator) for run in result.prompts])
 
@@ -93,6 +114,7 @@ def write_ablation_reports(result: AblationResult, profile: str) -> dict[str, pd
         "ablations/stagewise": stagewise_table(result),
         "ablations/reward": reward_table(result),
         "ablations/prompts": prompt_table(result),
+        "ablations/aids": aids_table(result),
     }
     captions = {
         "ablations/stagewise": f"Stage-wise ablation, agent {agent}, {result.tasks} test tasks "
@@ -101,6 +123,8 @@ def write_ablation_reports(result: AblationResult, profile: str) -> dict[str, pd
         f"judging the valid clicks (paper Table 5 as reference; {profile} profile)",
         "ablations/prompts": f"Prompt strategies of the Stage-1 evaluator, agent {agent}, "
         f"{result.tasks} test tasks (paper Table 6, Fig. 6; {profile} profile)",
+        "ablations/aids": "Observation aids of the evaluator as built (no Stage 1) on the "
+        f"valid clicks; the paper's evaluator has none ({profile} profile)",
     }
     for name, df in tables.items():
         save_table(df, name, captions[name])
@@ -117,6 +141,9 @@ def write_ablation_reports(result: AblationResult, profile: str) -> dict[str, pd
                 ["variant", "pass rate (%)", "Fatal Error Rate (%)"]
             ].to_dict("records"),
             "prompts": tables["ablations/prompts"][["setting", "SR", "DFR"]].to_dict("records"),
+            "aids": tables["ablations/aids"][
+                ["aids", "pass rate (%)", "Fatal Error Rate (%)"]
+            ].to_dict("records"),
         },
     )
     return tables

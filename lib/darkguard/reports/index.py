@@ -105,6 +105,7 @@ OUTPUTS = [
         "Table 6, Fig. 6",
         "ablations",
     ),
+    Output(("tables/ablations/aids.{csv,md}",), "— (not in the paper)", "ablations"),
     Output(("metrics/ablations.json",), "—", "ablations"),
     Output(("tables/report/headline.{csv,md}",), "Abstract, §5.2-5.4", "report"),
 ]
