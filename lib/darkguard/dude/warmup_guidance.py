@@ -63,7 +63,8 @@ def guidance_texts(
         if rng.random() >= rate:
             texts.append(None)
             continue
-        own = own_rate >= 1.0 or rng.random() < own_rate  # no draw when every block has one
+        # no draw when every block has one: the seeded stream of own_rate 1 stays as it was
+        own = own_rate >= 1.0 or rng.random() < own_rate
         rules = [_rule(click["label"], facts[i], rng)] if own else []
         for _ in range(rng.randint(1, max_rules) - own):
             other = _other_click(i, facts, rng)

@@ -29,8 +29,6 @@ from darkguard.models.card import read_card
 from darkguard.models.spec import ModelSpec
 from darkguard.pipeline.stage1 import evaluator_aids
 
-METRICS = ("pass_rate", "c4_fatal_error_rate", "c1_rate", "c2_rate", "c3_rate")
-
 
 def aids_label(aids: ObservationAids) -> str:
     """`zoom + OCR`, `zoom`, `OCR` or `none (paper inputs)`."""
@@ -101,7 +99,9 @@ def aids_ablation(
                 "as built": aids == own,
                 "retrained": spec is not base,  # a warmed-up copy with these aids
                 "clicks": len(valid),
-                **{k: run.metrics[k] for k in METRICS},
+                "pass_rate": run.metrics["pass_rate"],
+                "fatal_error_rate": run.metrics["c4_fatal_error_rate"],
+                **{k: run.metrics[k] for k in ("c1_rate", "c2_rate", "c3_rate")},
             }
         )
     return rows

@@ -55,6 +55,17 @@ def stagewise_table(result: AblationResult) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def _judgement_rates(r: dict) -> dict:
+    """Pass rate, Fatal Error Rate and C1-C3 of a judging run, in percent."""
+    return {
+        "pass rate (%)": round(100 * r["pass_rate"], 2),
+        "Fatal Error Rate (%)": round(100 * r["fatal_error_rate"], 2),
+        "C1 (%)": round(100 * r["c1_rate"], 2),
+        "C2 (%)": round(100 * r["c2_rate"], 2),
+        "C3 (%)": round(100 * r["c3_rate"], 2),
+    }
+
+
 def reward_table(result: AblationResult) -> pd.DataFrame:
     rows = []
     for r in result.rewards:
@@ -62,11 +73,7 @@ def reward_table(result: AblationResult) -> pd.DataFrame:
         rows.append(
             {
                 "variant": r["variant"],
-                "pass rate (%)": round(100 * r["pass_rate"], 2),
-                "Fatal Error Rate (%)": round(100 * r["fatal_error_rate"], 2),
-                "C1 (%)": round(100 * r["c1_rate"], 2),
-                "C2 (%)": round(100 * r["c2_rate"], 2),
-                "C3 (%)": round(100 * r["c3_rate"], 2),
+                **_judgement_rates(r),
                 "paper FER (%)": _paper(paper.get("FER")),
                 "paper pass rate (%)": _paper(paper.get("pass")),
             }
@@ -81,14 +88,8 @@ def aids_table(result: AblationResult) -> pd.DataFrame:
         [
             {
                 "aids": r["aids"],
-                "evaluator": "as built"
-                if r["as built"]
-                else ("warmed up again with these aids" if r["retrained"] else "as built"),
-                "pass rate (%)": round(100 * r["pass_rate"], 2),
-                "Fatal Error Rate (%)": round(100 * r["c4_fatal_error_rate"], 2),
-                "C1 (%)": round(100 * r["c1_rate"], 2),
-                "C2 (%)": round(100 * r["c2_rate"], 2),
-                "C3 (%)": round(100 * r["c3_rate"], 2),
+                "evaluator": "warmed up again with these aids" if r["retrained"] else "as built",
+                **_judgement_rates(r),
             }
             for r in result.aids
         ]
