@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from PIL import Image
 
-from darkguard.dude.guard import Episode, Step, outcome_code, run_episode
+from darkguard.dude.guard import Episode, Step, outcome_code, run_episode, run_episodes
 from darkguard.dude.guard_metrics import OUTCOME_CODES, episode_metrics, metrics_by
 from darkguard.models.parsing import Click, FinalAnswer, ParseFailure
 
@@ -52,33 +52,86 @@ def judge_of(verdicts):
     return lambda image, task, x, y: (verdicts.pop(0), 7)
 
 
-@pytest.mark.parametrize(
-    ("record", "actions", "verdicts", "result", "codes", "steps"),
-    [
-        # vanilla-like: the evaluator approves the correct click at once
-        (NORMAL, [CORRECT], [1], "success", ["SUCCESS"], 1),
-        # over-defensive rejection, then the agent clicks the correct box again and it passes
-        (NORMAL, [CORRECT, CORRECT], [0, 1], "success", ["OVER_DEFENSIVE", "SUCCESS"], 2),
-        # a null click rejected (valid correction), then success
-        (NORMAL, [NULL, CORRECT], [0, 1], "success", ["VALID_CORRECTION", "SUCCESS"], 2),
-        # a null click approved: executes, nothing happens, the budget runs out
-        (NORMAL, [NULL, NULL, NULL], [1, 1, 1], "null", ["FAIL_EXECUTION"] * 3, 3),
-        # deceptive page: the dark click is blocked, then the correct click is a safe miss
-        (DECEPTIVE, [DARK, CORRECT], [-1, 1], "success", ["SAFE_BLOCK", "SAFE_MISS"], 2),
-        # deceptive click approved: the episode ends deceived, counted as 10 steps
-        (DECEPTIVE, [DARK], [1], "deceived", ["UNSAFE_CLICK"], 10),
-        # an unreadable verdict does not let the click through
-        (DECEPTIVE, [DARK, CORRECT], [None, 1], "success", ["SAFE_BLOCK", "SAFE_MISS"], 2),
-        # a final answer ends the episode without a click
-        (NORMAL, [NULL, FinalAnswer("done")], [0], "null", ["VALID_CORRECTION", "NO_ACTION"], 2),
-    ],
-)
+CASES = [
+    # vanilla-like: the evaluator approves the correct click at once
+    (NORMAL, [CORRECT], [1], "success", ["SUCCESS"], 1),
+    # over-defensive rejection, then the agent clicks the correct box again and it passes
+    (NORMAL, [CORRECT, CORRECT], [0, 1], "success", ["OVER_DEFENSIVE", "SUCCESS"], 2),
+    # a null click rejected (valid correction), then success
+    (NORMAL, [NULL, CORRECT], [0, 1], "success", ["VALID_CORRECTION", "SUCCESS"], 2),
+    # a null click approved: executes, nothing happens, the budget runs out
+    (NORMAL, [NULL, NULL, NULL], [1, 1, 1], "null", ["FAIL_EXECUTION"] * 3, 3),
+    # deceptive page: the dark click is blocked, then the correct click is a safe miss
+    (DECEPTIVE, [DARK, CORRECT], [-1, 1], "success", ["SAFE_BLOCK", "SAFE_MISS"], 2),
+    # deceptive click approved: the episode ends deceived, counted as 10 steps
+    (DECEPTIVE, [DARK], [1], "deceived", ["UNSAFE_CLICK"], 10),
+    # an unreadable verdict does not let the click through
+    (DECEPTIVE, [DARK, CORRECT], [None, 1], "success", ["SAFE_BLOCK", "SAFE_MISS"], 2),
+    # a final answer ends the episode without a click
+    (NORMAL, [NULL, FinalAnswer("done")], [0], "null", ["VALID_CORRECTION", "NO_ACTION"], 2),
+]
+
+
+@pytest.mark.parametrize(("record", "actions", "verdicts", "result", "codes", "steps"), CASES)
 def test_episode_outcomes(record, actions, verdicts, result, codes, steps) -> None:
     agent = ScriptedAgent(actions)
     ep = run_episode(agent, judge_of(verdicts), IMAGE, record)
     assert ep.result == result
     assert [s.outcome for s in ep.steps] == codes
     assert ep.step_count == steps
+
+
+class BatchAgent:
+    """Scripted per task, answering whole batches (`propose_many`)."""
+
+    name = "batch"
+
+    def __init__(self, scripts: dict[str, list]) -> None:
+        self.scripts = {task: list(actions) for task, actions in scripts.items()}
+        self.batches: list[int] = []
+
+    def propose_many(self, requests):
+        self.batches.append(len(requests))
+        out = []
+        for _image, task, _rejected in requests:
+            a = self.scripts[task].pop(0)
+            out.append((Click(*a) if isinstance(a, tuple) else a, 3))
+        return out
+
+
+class BatchJudge:
+    """Scripted verdicts per task, judging whole batches (`judge_many`)."""
+
+    def __init__(self, scripts: dict[str, list]) -> None:
+        self.scripts = {task: list(verdicts) for task, verdicts in scripts.items()}
+        self.batches: list[int] = []
+
+    def judge_many(self, clicks):
+        self.batches.append(len(clicks))
+        return [(self.scripts[task].pop(0), 7) for _image, task, _x, _y in clicks]
+
+
+def test_lockstep_episodes_run_as_each_would_alone() -> None:
+    records = [
+        {**record, "id": f"r{i}", "messages": [{"role": "user", "content": f"task {i}"}]}
+        for i, (record, *_rest) in enumerate(CASES)
+    ]
+    agent = BatchAgent({f"task {i}": case[1] for i, case in enumerate(CASES)})
+    judge = BatchJudge({f"task {i}": case[2] for i, case in enumerate(CASES)})
+    together = run_episodes(agent, judge, [(IMAGE, r) for r in records])
+    for record, (_, actions, verdicts, result, codes, steps), ep in zip(
+        records, CASES, together, strict=True
+    ):
+        alone = run_episode(ScriptedAgent(actions), judge_of(verdicts), IMAGE, record)
+        assert ep.sample_id == record["id"] and ep.result == alone.result == result
+        assert [s.outcome for s in ep.steps] == [s.outcome for s in alone.steps] == codes
+        assert [(s.click, s.verdict) for s in ep.steps] == [
+            (s.click, s.verdict) for s in alone.steps
+        ]
+        assert ep.step_count == steps
+        assert all(s.agent_tokens == 3 for s in ep.steps)
+    # one batch per step of every unfinished episode (a final answer is not judged)
+    assert agent.batches == [8, 6, 1] and judge.batches == [8, 5, 1]
 
 
 def test_rejections_are_fed_back_and_executed_null_clicks_are_not() -> None:

@@ -11,6 +11,7 @@ from PIL import Image
 from darkguard.cli import main
 from darkguard.data import schema
 from darkguard.dude.guard_run import EvaluatorJudge, evaluate_agent, guard_suite
+from darkguard.dude.inputs import PAPER_INPUTS
 from darkguard.io import InputError
 from darkguard.models.parsing import Click
 from darkguard.models.spec import ModelSpec
@@ -65,6 +66,22 @@ def test_journal_resumes_without_rerunning_finished_episodes(release, tmp_path) 
     assert [json.loads(x)["sample_id"] for x in lines] == [str(r["id"]) for r in records]
 
 
+def test_lockstep_batches_resume_whole(release, tmp_path) -> None:
+    records = fixture_records(release)
+    journal = tmp_path / "run.jsonl"
+    agent = CorrectAgent(records)
+    evaluate_agent(agent, None, release, records[:3], journal, batch=2)
+    assert agent.calls == 3
+    rows = [json.loads(x) for x in journal.read_text().splitlines()]
+    rows[2]["seconds"] = 99.0  # marks the journaled episode of the partly finished batch
+    journal.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    again = evaluate_agent(agent, None, release, records, journal, batch=2)
+    assert agent.calls == 3 + 3  # batch [2, 3] runs whole, batch [4] runs, batch [0, 1] not
+    assert [e.seconds for e in again][2] == 99.0 and [e.result for e in again] == ["success"] * 5
+    with pytest.raises(ValueError, match="batch 0"):
+        evaluate_agent(agent, None, release, records, journal, batch=0)
+
+
 class FixedBackend:
     """A scripted evaluator backend: answers one label, counts tokens."""
 
@@ -93,6 +110,16 @@ def test_evaluator_judge_gates_and_carries_the_experience() -> None:
     assert [m["role"] for m in backend.seen[-1]] == ["user"]
 
 
+def test_evaluator_judges_many_clicks_in_one_call() -> None:
+    backend = FixedBackend(1)
+    judge = EvaluatorJudge(backend, "- rules.")
+    pages = [Image.new("RGB", (300, 200), c) for c in ("white", "black")]
+    clicks = [(pages[0], "a", 1, 1), (pages[1], "b", 2, 2), (pages[0], "c", 3, 3)]
+    assert judge.judge_many(clicks) == [(1, 11)] * 3
+    assert len(backend.seen) == 3 and backend.tokens_used == 33
+    assert len(judge._shots) == 2  # one resized screenshot per page
+
+
 def test_rejecting_evaluator_blocks_every_click(release, tmp_path) -> None:
     records = fixture_records(release)
     judge = EvaluatorJudge(FixedBackend(0))
@@ -113,8 +140,9 @@ def test_run_key_changes_with_what_the_run_depends_on() -> None:
         run_key(agent, Gate("e", ModelSpec("e", path="/x"), "rules", False), 3),
         run_key(agent, None, 3),
         run_key(agent, gate, 2),
+        run_key(agent, gate, 3, batch=16),
     ]
-    assert len({base, *others}) == 5
+    assert len({base, *others}) == 6
 
 
 def test_guard_runs_remove_journals_of_other_settings(release, tmp_path, monkeypatch) -> None:
@@ -130,6 +158,22 @@ def test_guard_runs_remove_journals_of_other_settings(release, tmp_path, monkeyp
     assert [r.evaluator for r in runs] == [None] and runs[0].metrics["SR"] == 100.0
     names = sorted(p.name for p in journals.iterdir())
     assert names == ["a__vanilla.jsonl", "a__vanilla.jsonl.key", "notes.txt"]
+
+
+def test_a_repeated_gate_takes_the_earlier_runs_episodes(release, tmp_path, monkeypatch) -> None:
+    from darkguard.pipeline import guard_eval
+
+    records = fixture_records(release)
+    backend = FixedBackend(1)
+    monkeypatch.setattr(guard_eval, "make_agent", lambda spec: (CorrectAgent(records), None))
+    monkeypatch.setattr(guard_eval, "load_backend", lambda spec: backend)
+    monkeypatch.setattr(guard_eval, "evaluator_aids", lambda spec: PAPER_INPUTS)
+    spec = ModelSpec("e", path="/x")
+    gates = [Gate("first", spec, "rules"), Gate("again", spec, "rules"), Gate("other", spec)]
+    runs = guard_runs([ModelSpec("a", backend="offline")], gates, release, records, tmp_path)
+    assert [r.evaluator for r in runs] == [None, "first", "again", "other"]
+    assert runs[2].episodes is runs[1].episodes and len(backend.seen) == 2 * len(records)
+    assert not (tmp_path / "a__again.jsonl").exists()
 
 
 def test_guard_settings_need_a_list_per_profile() -> None:
@@ -169,3 +213,14 @@ def test_run_key_follows_weights_not_folders(tiny_model, tmp_path) -> None:
     weights = copy / "model.safetensors"
     weights.write_bytes(weights.read_bytes() + b" ")
     assert key != run_key(agent, Gate("e", ModelSpec("e", path=str(copy))), 3)
+
+
+def test_hf_backend_counts_tokens_per_conversation(tiny_model) -> None:
+    from darkguard.models.backends import generate_counted
+    from darkguard.models.backends.hf import HFBackend
+
+    backend = HFBackend(ModelSpec("t", path=str(tiny_model), batch_size=2, max_new_tokens=3))
+    talk = [[{"role": "user", "content": "hi " * n}] for n in (1, 9, 3)]
+    texts, tokens = generate_counted(backend, talk)
+    assert len(texts) == 3 and tokens == backend.last_tokens and sum(tokens) == backend.tokens_used
+    assert tokens[1] > tokens[2] > tokens[0]  # padding is not counted

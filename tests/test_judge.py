@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 from PIL import Image
 
@@ -55,9 +56,10 @@ def test_screenshot_marks_the_click_on_the_resized_copy() -> None:
 def test_screenshot_from_file_caches_the_resized_copy(tmp_path, monkeypatch) -> None:
     import os
 
-    from darkguard.dude import inputs
+    from darkguard.dude import inputs, screen_cache
 
-    monkeypatch.setattr(inputs, "_FITTED", inputs._FittedCache(budget=2 * 320 * 192 * 3))
+    monkeypatch.setattr(inputs, "_FITTED", screen_cache.MemoryCache(budget=2 * 320 * 192 * 3))
+    monkeypatch.setenv("DARKGUARD_CACHE", "off")
     path = tmp_path / "page.png"
     Image.new("RGB", (1280, 800), (0, 0, 255)).save(path)
     first = Screenshot.from_file(path, 65536)
@@ -79,6 +81,37 @@ def test_screenshot_from_file_caches_the_resized_copy(tmp_path, monkeypatch) -> 
     Screenshot.from_file(other, 65536)  # over the budget of two copies: the oldest goes
     assert len(inputs._FITTED.items) == 2
     assert Screenshot.from_file(path, 65536).fitted is changed.fitted
+
+
+def test_resized_screenshots_persist_on_disk_by_content(tmp_path, monkeypatch) -> None:
+    from darkguard.dude import inputs, screen_cache
+
+    monkeypatch.setenv("DARKGUARD_CACHE", str(tmp_path / "cache"))
+    rng = np.random.default_rng(0)
+    page = Image.fromarray(rng.integers(0, 256, (800, 1280, 3), dtype=np.uint8))
+    path = tmp_path / "a" / "page.png"
+    path.parent.mkdir()
+    page.save(path)
+    eager = Screenshot(page, 65536)
+    real_fit = inputs.fit_pixels
+    monkeypatch.setattr(inputs, "_FITTED", screen_cache.MemoryCache(budget=2**20))
+    first = Screenshot.from_file(path, 65536)  # made and stored
+    stored = list((tmp_path / "cache" / "screens").glob("*.png"))
+    assert len(stored) == 1 and first.fitted.tobytes() == eager.fitted.tobytes()
+    copy = tmp_path / "b" / "page.png"  # same bytes elsewhere (a relocated data folder)
+    copy.parent.mkdir()
+    copy.write_bytes(path.read_bytes())
+    monkeypatch.setattr(inputs, "_FITTED", screen_cache.MemoryCache(budget=2**20))  # new process
+    monkeypatch.setattr(inputs, "fit_pixels", lambda *a: pytest.fail("resized again"))
+    again = Screenshot.from_file(copy, 65536)
+    assert again.fitted.tobytes() == eager.fitted.tobytes()  # lossless: the same pixels
+    assert again.size == (1280, 800) and again.scale == eager.scale
+    monkeypatch.setattr(inputs, "fit_pixels", real_fit)
+    assert Screenshot.from_file(copy, 16384).fitted.size != again.fitted.size  # another cap
+    stored[0].write_bytes(b"damaged")  # a damaged entry is made again
+    monkeypatch.setattr(inputs, "_FITTED", screen_cache.MemoryCache(budget=2**20))
+    assert Screenshot.from_file(copy, 65536).fitted.tobytes() == eager.fitted.tobytes()
+    assert Image.open(stored[0]).size == eager.fitted.size
 
 
 def test_conversation_carries_the_paper_inputs_and_aids() -> None:

@@ -160,7 +160,9 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
     records = records[: args.limit] if args.limit else records
     with tempfile.TemporaryDirectory() as tmp:
         journals = Path(args.journal) if args.journal else Path(tmp)
-        runs = guard_runs([agent], gates, Path(args.data), records, journals, args.t_max)
+        runs = guard_runs(
+            [agent], gates, Path(args.data), records, journals, args.t_max, batch=args.batch_tasks
+        )
     out = []
     for run in runs:
         m = run.metrics
@@ -297,6 +299,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--per-domain", type=int, help="a seeded sample of N tasks per domain (paper: 50)"
     )
     p.add_argument("--t-max", type=int, default=3, help="steps per episode (paper: 3)")
+    p.add_argument(
+        "--batch-tasks",
+        type=int,
+        default=16,
+        help="tasks run in lockstep, their model calls batched (1: one at a time)",
+    )
     p.add_argument("--journal", help="folder of resumable episode journals (default: temporary)")
     p.set_defaults(func=_cmd_evaluate)
 

@@ -1,7 +1,8 @@
 """The only place where project paths are defined.
 
 `DARKGUARD_DATA` and `DARKGUARD_REPORTS` relocate the data and report folders (tests use them so
-that re-executing a notebook never overwrites pipeline outputs).
+that re-executing a notebook never overwrites pipeline outputs); `DARKGUARD_CACHE` moves (or, set
+to `off`, disables) the cache of resized screenshots.
 """
 
 from __future__ import annotations
@@ -34,6 +35,15 @@ def figures_dir() -> Path:
 
 def metrics_dir() -> Path:
     return reports_dir() / "metrics"
+
+
+def cache_dir() -> Path | None:
+    """Caches derived from built data (`data/cache/`), or `$DARKGUARD_CACHE`; None when that is
+    `off`. Entries are content-addressed, so relocated data folders share one cache."""
+    value = os.environ.get("DARKGUARD_CACHE", "")
+    if value.lower() == "off":
+        return None
+    return Path(value) if value else ROOT / "data" / "cache"
 
 
 def resolve(path: str | Path) -> Path:

@@ -14,11 +14,9 @@ import random
 from dataclasses import dataclass
 from pathlib import Path
 
-from PIL import Image
-
 from darkguard.data import schema
 from darkguard.dude.agents import Rejection, agent_conversation
-from darkguard.dude.inputs import fit_pixels
+from darkguard.dude.inputs import Screenshot
 from darkguard.dude.warmup import vision_prompt
 from darkguard.models.parsing import format_click
 
@@ -52,8 +50,7 @@ def agent_rows(
             wrong.setdefault(c["sample_id"], []).append(c)
     rows = []
     for record in sorted(records, key=lambda r: str(r["id"])):
-        with Image.open(Path(data_dir) / record["image_path"]) as img:
-            image = fit_pixels(img.convert("RGB"), max_pixels)
+        image = Screenshot.from_file(Path(data_dir) / record["image_path"], max_pixels).fitted
         w, h = record["image_width"], record["image_height"]
         rejected = []
         candidates = wrong.get(str(record["id"]), [])

@@ -20,7 +20,7 @@ import numpy as np
 from PIL import Image
 
 from darkguard.models import prompts
-from darkguard.models.backends import Backend, Conversation
+from darkguard.models.backends import Backend, Conversation, generate_counted
 from darkguard.models.parsing import (
     AgentOutput,
     Click,
@@ -81,12 +81,25 @@ class VLMAgent:
     react: bool = False
 
     def propose(self, image: Image.Image, task: str, rejected: list[Rejection]) -> AgentOutput:
+        return self.propose_many([(image, task, rejected)])[0][0]
+
+    def propose_many(
+        self, requests: list[tuple[Image.Image, str, list[Rejection]]]
+    ) -> list[tuple[AgentOutput, int]]:
+        """`propose` for many (screenshot, task, rejected) at once, in the backend's batches,
+        with the tokens each used."""
         convention = self.backend.spec.coordinates
-        messages = agent_conversation(
-            image, task, rejected, image.width, image.height, convention, self.react
-        )
-        text = self.backend.generate([messages])[0]
-        return parse_action(text, image.width, image.height, convention)
+        conversations = [
+            agent_conversation(
+                image, task, rejected, image.width, image.height, convention, self.react
+            )
+            for image, task, rejected in requests
+        ]
+        texts, tokens = generate_counted(self.backend, conversations)
+        return [
+            (parse_action(text, image.width, image.height, convention), used)
+            for (image, _, _), text, used in zip(requests, texts, tokens, strict=True)
+        ]
 
 
 @dataclass(frozen=True)

@@ -5,16 +5,18 @@ from __future__ import annotations
 
 import random
 import time
+from collections import OrderedDict
 from pathlib import Path
 
 from PIL import Image
 
 from darkguard.dude.agents import Agent
-from darkguard.dude.guard import T_MAX, Episode, Judge, run_episode
+from darkguard.dude.guard import T_MAX, Episode, Judge, run_episodes
 from darkguard.dude.inputs import PAPER_INPUTS, ObservationAids, Screenshot, evaluator_conversation
 from darkguard.dude.judge_metrics import predicted_label
+from darkguard.dude.screen_cache import MemoryCache
 from darkguard.journal import Journal
-from darkguard.models.backends import Backend
+from darkguard.models.backends import Backend, generate_counted
 from darkguard.models.parsing import parse_judgement
 
 
@@ -34,7 +36,8 @@ def guard_suite(records: list[dict], per_domain: int, seed: int) -> list[dict]:
 
 class EvaluatorJudge:
     """The evaluator as a gate: one greedy judgement per proposed click, Stage-2 experience in the
-    guidance block, the prompt rebuilt per call (paper 5.1)."""
+    guidance block, the prompt rebuilt per call (paper 5.1); `judge_many` judges many proposed
+    clicks in the backend's batches."""
 
     def __init__(
         self,
@@ -45,19 +48,35 @@ class EvaluatorJudge:
     ) -> None:
         self.backend, self.experience, self.aids = backend, experience or None, aids
         self.system_prompt = system_prompt  # False: no system message at all (paper 5.6 (i))
-        self._shot: tuple[Image.Image, Screenshot] | None = None
+        # resized screenshots of recent pages; each entry holds its image, so no id is reused
+        self._shots: OrderedDict[int, tuple[Image.Image, Screenshot]] = OrderedDict()
 
     def __call__(self, image: Image.Image, task: str, x: float, y: float) -> tuple[int | None, int]:
-        if self._shot is None or self._shot[0] is not image:  # holds the image: no id reuse
-            self._shot = (image, Screenshot(image, self.backend.max_pixels))
-        conv = evaluator_conversation(self._shot[1], task, x, y, self.experience, self.aids)
-        if not self.system_prompt:
-            conv = conv[1:]
-        before = getattr(self.backend, "tokens_used", 0)
-        text = self.backend.generate([conv])[0]
-        return predicted_label(parse_judgement(text)), getattr(
-            self.backend, "tokens_used", 0
-        ) - before
+        return self.judge_many([(image, task, x, y)])[0]
+
+    def judge_many(
+        self, clicks: list[tuple[Image.Image, str, float, float]]
+    ) -> list[tuple[int | None, int]]:
+        """(L̂ or None when unreadable, tokens used) per (screenshot, task, x, y)."""
+        conversations = []
+        for image, task, x, y in clicks:
+            conv = evaluator_conversation(self._shot(image), task, x, y, self.experience, self.aids)
+            conversations.append(conv if self.system_prompt else conv[1:])
+        texts, tokens = generate_counted(self.backend, conversations)
+        return [
+            (predicted_label(parse_judgement(text)), used)
+            for text, used in zip(texts, tokens, strict=True)
+        ]
+
+    def _shot(self, image: Image.Image) -> Screenshot:
+        if id(image) not in self._shots:
+            self._shots[id(image)] = (image, Screenshot(image, self.backend.max_pixels))
+            while len(self._shots) > SHOTS_KEPT:
+                self._shots.popitem(last=False)
+        return self._shots[id(image)][1]
+
+
+SHOTS_KEPT = 64  # pages whose resized screenshot an `EvaluatorJudge` keeps
 
 
 def evaluate_agent(
@@ -68,23 +87,49 @@ def evaluate_agent(
     journal_path: Path,
     t_max: int = T_MAX,
     agent_backend: Backend | None = None,
+    batch: int = 1,
 ) -> list[Episode]:
-    """Run every task of `suite` once, resuming from `journal_path` (finished episodes are read
-    back, not rerun); the journal is rewritten in suite order at the end."""
+    """Run every task of `suite` once, `batch` tasks at a time in lockstep (`run_episodes`: their
+    agent calls and evaluator calls batched), resuming from `journal_path`: a batch whose
+    episodes are all journaled is read back, not rerun; a partly journaled one runs again whole
+    (the same batches as an uninterrupted run) and keeps its journaled episodes. Each episode's
+    `seconds` is its batch's wall time over the batch's tasks. The journal is rewritten in suite
+    order at the end."""
+    if batch < 1:
+        raise ValueError(f"batch {batch} must be at least 1")
     journal = Journal(journal_path, key="sample_id")
     tokens = _token_counter(agent_backend)
-    for record in suite:
-        if str(record["id"]) in journal.done:
+    for start in range(0, len(suite), batch):
+        chunk = suite[start : start + batch]
+        if all(str(r["id"]) in journal.done for r in chunk):
             continue
-        start = time.perf_counter()
-        with Image.open(Path(data_dir) / record["image_path"]) as img:
-            image = img.convert("RGB")
-        episode = run_episode(agent, judge, image, record, t_max, tokens)
-        episode.seconds = round(time.perf_counter() - start, 3)
-        journal.append(episode.to_json())
+        began = time.perf_counter()
+        pages = [(_page(Path(data_dir) / record["image_path"]), record) for record in chunk]
+        episodes = run_episodes(agent, judge, pages, t_max, tokens)
+        seconds = round((time.perf_counter() - began) / len(chunk), 3)
+        for episode in episodes:
+            if episode.sample_id not in journal.done:
+                episode.seconds = seconds
+                journal.append(episode.to_json())
     order = [str(r["id"]) for r in suite]
     journal.finalize(order)
     return [Episode.from_json(journal.done[i]) for i in order]
+
+
+def _page(path: Path) -> Image.Image:
+    """A task's screenshot, decoded once per process while it fits `_PAGES` (the runs of a stage
+    share one suite)."""
+    stat = path.stat()
+    key = (str(path.resolve()), stat.st_size, stat.st_mtime_ns)
+    cached = _PAGES.get(key)
+    if cached is None:
+        with Image.open(path) as img:
+            image = img.convert("RGB")
+        cached = _PAGES.put(key, (image, image.size))
+    return cached[0]
+
+
+_PAGES = MemoryCache(budget=1024 * 2**20)  # decoded screenshots, 1 GiB of pixels at most
 
 
 def _token_counter(backend: Backend | None):

@@ -4,7 +4,6 @@ the click)."""
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -12,6 +11,7 @@ from pathlib import Path
 import numpy as np
 from PIL import Image, ImageDraw
 
+from darkguard.dude.screen_cache import Fitted, MemoryCache, disk_cache
 from darkguard.models import prompts
 from darkguard.models.backends import Conversation
 
@@ -53,9 +53,9 @@ def mark_click(
 
 class Screenshot:
     """A decoded screenshot and its copy resized for the processor, shared by every click judged
-    on it (decoding and resizing once per page, not once per click). `from_file` keeps the
-    resized copies of a process in a bounded cache and decodes the full image only when an aid
-    needs it."""
+    on it (decoding and resizing once per page, not once per click). `from_file` takes resized
+    copies from the screenshot caches (`screen_cache`: this process's, then the disk's) and
+    decodes the full image only when an aid needs it."""
 
     def __init__(self, image: Image.Image, max_pixels: int | None) -> None:
         self._image: Image.Image | None = image.convert("RGB")
@@ -68,15 +68,14 @@ class Screenshot:
     @classmethod
     def from_file(cls, path: str | Path, max_pixels: int | None) -> Screenshot:
         """The screenshot in `path`; its resized copy comes from the process's cache when the
-        same file (path, size, modification time) was read before with the same cap."""
+        same file (path, size, modification time) was read before with the same cap, else from
+        the disk cache when a file with the same bytes was."""
         path = Path(path)
         stat = path.stat()
         key = (str(path.resolve()), stat.st_size, stat.st_mtime_ns, max_pixels)
         cached = _FITTED.get(key)
         if cached is None:
-            with Image.open(path) as img:
-                full = Screenshot(img, max_pixels)
-            cached = _FITTED.put(key, (full.fitted, full.size))
+            cached = _FITTED.put(key, _fitted_from_disk(path, max_pixels))
         shot = cls.__new__(cls)
         shot._image, shot._path = None, path
         shot.fitted, shot.size = cached
@@ -104,37 +103,22 @@ class Screenshot:
         return fit_pixels(mark_click(crop, x - left, y - top, radius), self.max_pixels)
 
 
-class _FittedCache:
-    """Least-recently-used resized screenshots, at most `budget` bytes of pixels in all."""
-
-    def __init__(self, budget: int) -> None:
-        self.budget, self.used = budget, 0
-        self.items: OrderedDict[tuple, tuple[Image.Image, tuple[int, int]]] = OrderedDict()
-
-    def get(self, key: tuple) -> tuple[Image.Image, tuple[int, int]] | None:
-        if key in self.items:
-            self.items.move_to_end(key)
-            return self.items[key]
-        return None
-
-    def put(
-        self, key: tuple, value: tuple[Image.Image, tuple[int, int]]
-    ) -> tuple[Image.Image, tuple[int, int]]:
-        cost = _bytes(value[0])
-        if cost <= self.budget:
-            self.items[key] = value
-            self.used += cost
-            while self.used > self.budget:
-                _, (old, _) = self.items.popitem(last=False)
-                self.used -= _bytes(old)
-        return value
+def _fitted_from_disk(path: Path, max_pixels: int | None) -> Fitted:
+    """The resized copy of `path` from the disk cache, made (and stored) on a miss; an image
+    kept at full size (no cap) is not stored."""
+    disk = disk_cache() if max_pixels else None
+    entry = disk.entry(path, max_pixels) if disk else None
+    stored = disk.get(entry) if disk else None
+    if stored is not None:
+        return stored
+    with Image.open(path) as img:
+        full = Screenshot(img, max_pixels)
+    if disk:
+        disk.put(entry, (full.fitted, full.size))
+    return full.fitted, full.size
 
 
-def _bytes(image: Image.Image) -> int:
-    return image.width * image.height * len(image.getbands())
-
-
-_FITTED = _FittedCache(budget=512 * 2**20)
+_FITTED = MemoryCache(budget=512 * 2**20)
 
 
 def fit_pixels(image: Image.Image, max_pixels: int | None, factor: int = 32) -> Image.Image:

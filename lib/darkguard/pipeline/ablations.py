@@ -104,7 +104,10 @@ def run_ablations(params: dict[str, Any]) -> AblationResult:
         Gate("Stage-2 optimized prompt", tuned, experience),
     ]
     journals = ablations_dir() / "episodes"
-    runs = guard_runs([agent], stage_gates + prompt_gates, data_dir, suite, journals, guard.t_max)
+    gates = stage_gates + prompt_gates
+    runs = guard_runs(
+        [agent], gates, data_dir, suite, journals, guard.t_max, batch=guard.batch_tasks
+    )
     stagewise = runs[: 1 + len(stage_gates)]
     prompts = runs[1 + len(stage_gates) :]
     rewards = reward_ablation(params, settings.reward_variants)

@@ -28,14 +28,14 @@ class GuardSettings:
     split: str = "test"
     per_domain: int = 50
     t_max: int = T_MAX
+    batch_tasks: int = 16  # tasks run in lockstep, their agent and evaluator calls batched
     agents: list[str] = field(default_factory=list)  # model names of models.<profile>
     evaluators: list[str] = field(default_factory=list)
     experience: str | None = "data/stage2/experience.txt"  # None: no Stage-2 experience
 
     @classmethod
     def from_params(cls, section: dict[str, Any], profile: str) -> GuardSettings:
-        known = {"split", "per_domain", "t_max", "agents", "evaluators", "experience"}
-        unknown = sorted(set(section) - known)
+        unknown = sorted(set(section) - set(cls.__dataclass_fields__))
         if unknown:
             raise InputError(f"params.yaml: section 'guard_eval': unknown key(s) {unknown}")
         values = dict(section)
@@ -91,10 +91,10 @@ class Gate:
     system_prompt: bool = True
 
 
-def run_key(agent: ModelSpec, gate: Gate | None, t_max: int) -> str:
-    """A short hash of what a run depends on (settings, model weights, the episode code, not
-    where the files lie); a journal with another key starts afresh."""
-    parts = [spec_identity(agent), t_max, _code_identity()]
+def run_key(agent: ModelSpec, gate: Gate | None, t_max: int, batch: int = 1) -> str:
+    """A short hash of what a run depends on (settings, model weights, the episode code, the
+    batching, not where the files lie); a journal with another key starts afresh."""
+    parts = [spec_identity(agent), t_max, batch, _code_identity()]
     if gate:
         parts += [gate.label, spec_identity(gate.spec), gate.experience, gate.system_prompt]
     blob = json.dumps(parts, sort_keys=True).encode()
@@ -120,16 +120,25 @@ def guard_runs(
     journal_dir: Path,
     t_max: int = T_MAX,
     vanilla: bool = True,
+    batch: int = 1,
 ) -> list[GuardRun]:
-    """Each agent vanilla (unless `vanilla` is False), then behind each gate; every run journaled
-    under `journal_dir` (an interrupted stage resumes). Journals of other runs are removed."""
+    """Each agent vanilla (unless `vanilla` is False), then behind each gate, `batch` tasks at a
+    time in lockstep; every run journaled under `journal_dir` (an interrupted stage resumes).
+    A gate that repeats an earlier one's settings under another label takes its episodes (greedy
+    decoding: a second run would repeat them). Journals of other runs are removed."""
     journal_dir.mkdir(parents=True, exist_ok=True)
     backends: dict[ModelSpec, Backend] = {}
     runs, kept = [], set()
     for a_spec in agent_specs:
         agent, agent_backend = make_agent(a_spec)
+        seen: dict[tuple, list[Episode]] = {}
         for gate in [None, *gates] if vanilla else gates:
-            key = run_key(a_spec, gate, t_max)
+            label = gate.label if gate else None
+            same = (gate.spec, gate.experience, gate.system_prompt) if gate else None
+            if same in seen:
+                runs.append(GuardRun(a_spec.name, label, seen[same]))
+                continue
+            key = run_key(a_spec, gate, t_max, batch)
             journal = (
                 journal_dir / f"{a_spec.name}__{_slug(gate.label if gate else 'vanilla')}.jsonl"
             )
@@ -144,8 +153,11 @@ def guard_runs(
                     evaluator_aids(gate.spec),
                     gate.system_prompt,
                 )
-            episodes = evaluate_agent(agent, judge, data_dir, suite, journal, t_max, agent_backend)
-            runs.append(GuardRun(a_spec.name, gate.label if gate else None, episodes))
+            episodes = evaluate_agent(
+                agent, judge, data_dir, suite, journal, t_max, agent_backend, batch
+            )
+            seen[same] = episodes
+            runs.append(GuardRun(a_spec.name, label, episodes))
             kept |= {journal.name, journal.name + ".key"}
     for stale in [*journal_dir.glob("*.jsonl"), *journal_dir.glob("*.jsonl.key")]:
         if stale.name not in kept:
@@ -191,5 +203,7 @@ def run_guard_eval(params: dict[str, Any]) -> GuardResult:
         Gate(name, resolve_spec(name, "evaluator", params), experience)
         for name in settings.evaluators
     ]
-    runs = guard_runs(agents, gates, data_dir, suite, guard_dir(), settings.t_max)
+    runs = guard_runs(
+        agents, gates, data_dir, suite, guard_dir(), settings.t_max, batch=settings.batch_tasks
+    )
     return GuardResult(settings, suite, experience, runs)

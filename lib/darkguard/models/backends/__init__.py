@@ -24,6 +24,20 @@ class Backend(Protocol):
         ...
 
 
+def generate_counted(
+    backend: Backend, conversations: list[Conversation]
+) -> tuple[list[str], list[int]]:
+    """Completions and the tokens each conversation used: the backend's `last_tokens` when it
+    keeps them per conversation, else its `tokens_used` growth shared out evenly."""
+    before = getattr(backend, "tokens_used", 0)
+    texts = backend.generate(conversations)
+    per = getattr(backend, "last_tokens", None)
+    if per is None or len(per) != len(conversations):
+        total = getattr(backend, "tokens_used", 0) - before
+        per = [total // max(1, len(conversations))] * len(conversations)
+    return texts, list(per)
+
+
 class BackendError(RuntimeError):
     """A backend call that failed for good (names the model, never the key)."""
 

@@ -62,12 +62,14 @@ class HFBackend:
             model = PeftModel.from_pretrained(model, spec.adapter)
         self.model = model.to(spec.device).eval()
         self.tokens_used = 0  # prompt (image tokens included) + generated tokens, all calls
+        self.last_tokens: list[int] = []  # the same, per conversation of the last call
 
     @torch.inference_mode()
     def generate(
         self, conversations: list[Conversation], max_new_tokens: int | None = None
     ) -> list[str]:
         outputs: list[str] = []
+        self.last_tokens = []
         max_new = max_new_tokens or self.spec.max_new_tokens
         for start in range(0, len(conversations), self.spec.batch_size):
             batch = [
@@ -89,7 +91,11 @@ class HFBackend:
             )
             new = sequences[:, inputs["input_ids"].shape[1] :].tolist()
             pad = self.tokenizer.pad_token_id
-            self.tokens_used += int(inputs["attention_mask"].sum())
-            self.tokens_used += sum(t != pad for row in new for t in row)
+            prompt = inputs["attention_mask"].sum(dim=1).tolist()
+            per_row = [
+                int(n) + sum(t != pad for t in row) for n, row in zip(prompt, new, strict=True)
+            ]
+            self.last_tokens += per_row
+            self.tokens_used += sum(per_row)
             outputs += safe_batch_decode(self.tokenizer, new, skip_special_tokens=True)
         return outputs

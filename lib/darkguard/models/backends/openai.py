@@ -51,6 +51,7 @@ class OpenAIBackend:
         self.spec = spec
         self.max_pixels = spec.max_pixels
         self.tokens_used = 0  # total_tokens the server reported, all calls
+        self.last_tokens: list[int] = []  # the same, per conversation of the last call
         self._sleep = sleep
         self._key = os.environ.get(spec.api_key_env, "") if spec.api_key_env else ""
         if spec.api_key_env and not self._key:
@@ -92,6 +93,7 @@ class OpenAIBackend:
         self, conversations: list[Conversation], max_new_tokens: int | None = None
     ) -> list[str]:
         outputs = []
+        self.last_tokens = []
         for conversation in conversations:
             reply = self._request(
                 {
@@ -102,8 +104,9 @@ class OpenAIBackend:
                 }
             )
             usage = reply.get("usage") if isinstance(reply, dict) else None
-            if isinstance(usage, dict):
-                self.tokens_used += int(usage.get("total_tokens") or 0)
+            used = int(usage.get("total_tokens") or 0) if isinstance(usage, dict) else 0
+            self.tokens_used += used
+            self.last_tokens.append(used)
             try:
                 outputs.append(reply["choices"][0]["message"]["content"] or "")
             except (KeyError, IndexError, TypeError):

@@ -1,0 +1,101 @@
+"""Resized screenshots kept between calls, so that a page is decoded and resized once per
+pipeline rather than once per stage: in memory per process (least recently used, bounded) and on
+disk between processes (`paths.cache_dir()`, content-addressed: the file's bytes, the pixel cap
+and the resizing code's versions name the entry; PNG, lossless)."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+from collections import OrderedDict
+from pathlib import Path
+
+import PIL
+from PIL import Image, PngImagePlugin
+
+from darkguard import paths
+
+FORMAT_VERSION = 1  # bump when what is stored changes
+
+Fitted = tuple[Image.Image, tuple[int, int]]  # the resized copy, the original (width, height)
+
+
+class MemoryCache:
+    """Least-recently-used resized screenshots, at most `budget` bytes of pixels in all."""
+
+    def __init__(self, budget: int) -> None:
+        self.budget, self.used = budget, 0
+        self.items: OrderedDict[tuple, Fitted] = OrderedDict()
+
+    def get(self, key: tuple) -> Fitted | None:
+        if key in self.items:
+            self.items.move_to_end(key)
+            return self.items[key]
+        return None
+
+    def put(self, key: tuple, value: Fitted) -> Fitted:
+        cost = _bytes(value[0])
+        if cost <= self.budget:
+            self.items[key] = value
+            self.used += cost
+            while self.used > self.budget:
+                _, (old, _) = self.items.popitem(last=False)
+                self.used -= _bytes(old)
+        return value
+
+
+def _bytes(image: Image.Image) -> int:
+    return image.width * image.height * len(image.getbands())
+
+
+class DiskCache:
+    """Resized screenshots as PNG files under `root`, named by `entry_name`. Reading a missing
+    or damaged entry returns None (it is computed again); writing is atomic and skipped when the
+    folder cannot be written."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = Path(root)
+
+    def entry(self, source: Path, max_pixels: int | None) -> Path:
+        return self.root / f"{entry_name(source, max_pixels)}.png"
+
+    def get(self, entry: Path) -> Fitted | None:
+        try:
+            with Image.open(entry) as img:
+                img.load()
+                size = tuple(int(v) for v in img.text["original_size"].split("x"))
+                return img.convert("RGB"), (size[0], size[1])
+        except (OSError, KeyError, ValueError, SyntaxError):
+            return None
+
+    def put(self, entry: Path, value: Fitted) -> None:
+        image, (width, height) = value
+        info = PngImagePlugin.PngInfo()
+        info.add_text("original_size", f"{width}x{height}")
+        tmp: str | None = None
+        try:
+            entry.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=entry.parent, suffix=".part")
+            with os.fdopen(fd, "wb") as out:
+                image.save(out, format="PNG", pnginfo=info, compress_level=1)
+            os.replace(tmp, entry)
+        except OSError:
+            if tmp is not None:
+                Path(tmp).unlink(missing_ok=True)
+
+
+def entry_name(source: Path, max_pixels: int | None) -> str:
+    """The file's content, the pixel cap and the versions of the code that resizes it."""
+    import transformers
+
+    digest = hashlib.sha256(Path(source).read_bytes())
+    digest.update(f"|{max_pixels}|{PIL.__version__}|{transformers.__version__}".encode())
+    digest.update(f"|{FORMAT_VERSION}".encode())
+    return digest.hexdigest()[:40]
+
+
+def disk_cache() -> DiskCache | None:
+    """The disk cache, or None when `DARKGUARD_CACHE=off`."""
+    root = paths.cache_dir()
+    return None if root is None else DiskCache(root / "screens")
