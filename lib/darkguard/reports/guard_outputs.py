@@ -170,8 +170,8 @@ def write_guard_reports(result: GuardResult, profile: str) -> dict[str, pd.DataF
         f"Wall time per task on this machine (paper Table 7, UI-TARS-1.5-7B: "
         f"{PAPER_TABLE7['vanilla']['seconds']} s -> {PAPER_TABLE7['DUDE']['seconds']} s; {profile} "
         "profile; machine-dependent, not compared by CI; the offline agent reads each page with "
-        "OCR once and caches it, so its first run, the vanilla one, carries the OCR time; tasks run "
-        "in lockstep batches, a task's time is its batch's over its tasks)",
+        "OCR once and caches it, so its first run, the vanilla one, carries the OCR time; tasks "
+        "run in lockstep batches, a task's time is its batch's over its tasks)",
         paths.reports_dir() / "timings",
     )
     if not tables["guard/gains"].empty:
