@@ -35,7 +35,8 @@ def test_reward_variants_train_with_their_overrides(monkeypatch, tmp_path) -> No
         def __init__(self, fer: float) -> None:
             self.after = FakePools(fer)
 
-    def fake_stage1(params, out_dir, pools=True, reuse=None):
+    def fake_stage1(params, out_dir, pools=True, reuse=None, before=True):
+        assert not before  # every variant starts from the same evaluator: not judged again
         calls.append((copy.deepcopy(params["stage1"]["reward"]), Path(out_dir), pools, reuse))
         return Result(0.1 * len(calls))
 

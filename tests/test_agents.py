@@ -75,6 +75,26 @@ def test_offline_agent_reads_real_text() -> None:
     assert isinstance(click, Click) and click.x > 450 and click.y > 250
 
 
+def test_screenshots_read_in_worker_processes_give_the_same_lines() -> None:
+    from PIL import ImageDraw, ImageFont
+
+    font = ImageFont.truetype("DejaVuSans.ttf", 28)
+    pages = []
+    for k, words in enumerate(["Weather forecast", "Add to cart", "Book a room", "Sign in"]):
+        image = Image.new("RGB", (700, 300), "white")
+        ImageDraw.Draw(image).text((40 + 30 * k, 100), words, fill="black", font=font)
+        pages.append(image)
+    alone = [agents.read_lines(image) for image in pages]
+    assert agents.read_lines_many(pages, workers=2) == alone
+    assert any(line.text == "Add to cart" for line in alone[1])
+    agent = OfflineAgent()
+    many = agent.propose_many([(image, "Add the item to the cart.", []) for image in pages])
+    assert [a for a, _ in many] == [
+        OfflineAgent().propose(p, "Add the item to the cart.", []) for p in pages
+    ]
+    assert all(tokens == 0 for _, tokens in many) and len(agent._lines) == 4
+
+
 def test_agent_metrics_sum_to_100() -> None:
     outcomes = [
         {"label": 1, "type": "Normal"},

@@ -190,6 +190,7 @@ def test_cli_evaluate_on_the_release_fixture(release, tiny_model, tmp_path, monk
     from darkguard.dude import agents
 
     monkeypatch.setattr(agents, "read_lines", lambda image: [])  # no OCR text: no click
+    monkeypatch.setattr(agents, "read_lines_many", lambda images: [[] for _ in images])
     out = tmp_path / "metrics.json"
     experience = tmp_path / "exp.txt"
     experience.write_text("- be careful.\n")

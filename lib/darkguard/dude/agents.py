@@ -10,8 +10,10 @@ a rejection (Reject & Rethink, paper 3.4).
 
 from __future__ import annotations
 
+import atexit
 import hashlib
 import math
+import warnings
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Protocol
@@ -113,11 +115,15 @@ class TextLine:
         return (x1 + x2) / 2, (y1 + y2) / 2
 
 
+OCR_PARAMS = {"Global.use_cls": False, "Global.log_level": "error"}
+OCR_WORKERS = 2  # processes reading screenshots at once in `read_lines_many`, one thread each
+
+
 @lru_cache(maxsize=1)
 def _ocr():
     from rapidocr import RapidOCR
 
-    return RapidOCR(params={"Global.use_cls": False, "Global.log_level": "error"})
+    return RapidOCR(params=OCR_PARAMS)
 
 
 @lru_cache(maxsize=1)
@@ -130,7 +136,10 @@ def _encoder():
 
 def read_lines(image: Image.Image) -> list[TextLine]:
     """Text lines of a screenshot with their pixel boxes (PP-OCR)."""
-    result = _ocr()(np.array(image.convert("RGB")))
+    return _text_lines(_ocr()(np.array(image.convert("RGB"))))
+
+
+def _text_lines(result) -> list[TextLine]:
     if result.txts is None:
         return []
     return [
@@ -147,6 +156,41 @@ def read_lines(image: Image.Image) -> list[TextLine]:
     ]
 
 
+def read_lines_many(images: list[Image.Image], workers: int = OCR_WORKERS) -> list[list[TextLine]]:
+    """`read_lines` of each screenshot, `workers` processes reading at once (PP-OCR with one
+    thread each: the same lines, its kernels do not depend on the thread count)."""
+    if workers <= 1 or len(images) <= 1:
+        return [read_lines(image) for image in images]
+    from concurrent.futures.process import BrokenProcessPool
+
+    pages = [np.array(image.convert("RGB")) for image in images]
+    try:
+        return list(_ocr_pool(workers).map(_read_lines_in_worker, pages))
+    except BrokenProcessPool:  # e.g. a script without `if __name__ == "__main__":`
+        _ocr_pool.cache_clear()
+        warnings.warn("OCR worker processes could not start; reading here", stacklevel=2)
+        return [read_lines(image) for image in images]
+
+
+@lru_cache(maxsize=2)
+def _ocr_pool(workers: int):
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    context = multiprocessing.get_context("spawn")
+    pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_one_thread_ocr)
+    atexit.register(pool.shutdown)  # before interpreter teardown, not during it
+    return pool
+
+
+def _one_thread_ocr() -> None:
+    OCR_PARAMS["EngineConfig.onnxruntime.intra_op_num_threads"] = 1
+
+
+def _read_lines_in_worker(page: np.ndarray) -> list[TextLine]:
+    return _text_lines(_ocr()(page))
+
+
 @dataclass
 class OfflineAgent:
     """Grounding by OCR + sentence embeddings. Score of a line: cosine similarity to the task,
@@ -157,12 +201,16 @@ class OfflineAgent:
     near_scale_px: float = 150.0
     min_separation_px: float = 12.0
     _cache: dict = field(default_factory=dict, repr=False)
+    _lines: dict = field(default_factory=dict, repr=False)  # OCR lines per screenshot
 
     def candidates(self, image: Image.Image, task: str) -> list[tuple[float, TextLine]]:
         """All text lines, best first, with their scores (cached per screenshot and task)."""
-        key = (hashlib.sha1(image.tobytes()).hexdigest(), image.size, task)
+        page = _page_key(image)
+        key = (*page, task)
         if key not in self._cache:
-            lines = read_lines(image)
+            if page not in self._lines:
+                self._lines[page] = read_lines(image)
+            lines = self._lines[page]
             if not lines:
                 self._cache[key] = []
                 return []
@@ -177,9 +225,27 @@ class OfflineAgent:
             self._cache[key] = sorted(scored, key=lambda s: (-s[0], s[1].box))
         return self._cache[key]
 
+    def propose_many(
+        self, requests: list[tuple[Image.Image, str, list[Rejection]]]
+    ) -> list[tuple[AgentOutput, int]]:
+        """`propose` for many (screenshot, task, rejected): the screenshots not read yet are
+        read at once (`read_lines_many`); no tokens."""
+        unread: dict[tuple, Image.Image] = {}
+        for image, _, _ in requests:
+            page = _page_key(image)
+            if page not in self._lines:
+                unread.setdefault(page, image)
+        for page, lines in zip(unread, read_lines_many(list(unread.values())), strict=True):
+            self._lines[page] = lines
+        return [(self.propose(*request), 0) for request in requests]
+
     def propose(self, image: Image.Image, task: str, rejected: list[Rejection]) -> AgentOutput:
         for _, line in self.candidates(image, task):
             x, y = line.center
             if all(math.hypot(x - r.x, y - r.y) > self.min_separation_px for r in rejected):
                 return Click(x, y)
         return ParseFailure("no candidate left")
+
+
+def _page_key(image: Image.Image) -> tuple[str, tuple[int, int]]:
+    return hashlib.sha1(image.tobytes()).hexdigest(), image.size

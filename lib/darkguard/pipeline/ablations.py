@@ -67,7 +67,8 @@ def reward_ablation(params: dict[str, Any], variants: dict[str, dict]) -> list[d
         varied = copy.deepcopy(params)
         varied["stage1"]["reward"].update(overrides)
         out = stage_dir() if not overrides else ablations_dir() / "reward" / paths.slug(name)
-        result = run_stage1(varied, out, pools=False, reuse=True if not overrides else None)
+        reuse = True if not overrides else None
+        result = run_stage1(varied, out, pools=False, reuse=reuse, before=False)
         m = result.after.metrics
         rows.append(
             {

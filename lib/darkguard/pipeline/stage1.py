@@ -70,7 +70,7 @@ class Stage1Result:
     evaluator: ModelSpec
     tuned: ModelSpec
     log_history: list[dict]
-    before: Pools  # the starting evaluator on the valid clicks
+    before: Pools | None  # the starting evaluator on the valid clicks (None: not judged)
     after: Pools  # the tuned evaluator on the valid clicks
     pools: Pools  # the tuned evaluator on the pool clicks (Stage 2's input)
 
@@ -88,12 +88,14 @@ def run_stage1(
     out_dir: Path | None = None,
     pools: bool = True,
     reuse: bool | None = None,
+    before: bool = True,
 ) -> Stage1Result:
     """Train, evaluate before/after on the valid clicks, and write the pools under
     `data/stage1/` (adapter/, log_history.json, trained_with.json, pools/{failure,success}.jsonl).
 
     An adapter trained with the same settings is reused when `reuse` is True, or, with `reuse`
-    None, when `DARKGUARD_REUSE_TRAINED=1`. `pools=False` skips the pools (ablations)."""
+    None, when `DARKGUARD_REUSE_TRAINED=1`. `pools=False` skips the pools and `before=False` the
+    starting evaluator's judgements (ablations: every variant starts from the same one)."""
     profile = params["base"]["profile"]
     seed = params["base"]["seed"]
     settings = Stage1Params.from_params(params["stage1"], profile)
@@ -106,7 +108,7 @@ def run_stage1(
     pool_clicks, _ = _clicks(data_dir, settings.pool_split)
 
     base = load_backend(spec)
-    before = collect_pools(base, data_dir, valid, records, settings.reward, aids)
+    start = collect_pools(base, data_dir, valid, records, settings.reward, aids) if before else None
     trained_with = {
         "evaluator": spec_identity(spec),  # not its folder: copies of the data reuse it
         "seed": seed,
@@ -139,8 +141,8 @@ def run_stage1(
     backend = load_backend(tuned)
     after = collect_pools(backend, data_dir, valid, records, settings.reward, aids)
     if not pools:
-        return Stage1Result(spec, tuned, log, before, after, Pools([], [], {}))
+        return Stage1Result(spec, tuned, log, start, after, Pools([], [], {}))
     collected = collect_pools(backend, data_dir, pool_clicks, records, settings.reward, aids)
     write_jsonl(out_dir / "pools" / "failure.jsonl", collected.failure)
     write_jsonl(out_dir / "pools" / "success.jsonl", collected.success)
-    return Stage1Result(spec, tuned, log, before, after, collected)
+    return Stage1Result(spec, tuned, log, start, after, collected)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -77,6 +78,9 @@ def to_record(spec: PageSpec, m: Measurement) -> dict:
     return record
 
 
+RENDER_WORKERS = 2  # browsers rendering at once; a page's pixels do not depend on which one
+
+
 def build_synth(**kwargs) -> tuple[list[dict], list[dict]]:
     """Render every planned page (see `_build_synth`) in a worker thread, so that Playwright's
     sync API also works where an asyncio loop runs (Jupyter kernels)."""
@@ -93,42 +97,84 @@ def _build_synth(
     viewports: list[list[int]],
     seed: int,
     progress: Callable[[int, int], None] | None = None,
+    workers: int | None = None,
 ) -> tuple[list[dict], list[dict]]:
     """Render every planned page into `out_dir`; returns (records, manifest rows).
 
-    Pages whose HTML is unchanged and whose files exist are reused from the journal, files of
-    pages no longer planned are removed, and the journal is finalized in plan order.
+    Pages whose HTML is unchanged and whose files exist are reused from the journal, the others
+    are rendered by `workers` (default `RENDER_WORKERS`) browsers at once (`_render_pages`),
+    files of pages no longer planned are removed, and the journal is finalized in plan order.
     """
     out_dir = Path(out_dir)
     plans = plan_pages(normal, deceptive, domains, seed)
+    specs = [make_page(plan, viewports, seed) for plan in plans]
     journal = Journal(out_dir / "journal.jsonl")
-    records, manifest = [], []
-    renderer = None
     try:
-        for k, plan in enumerate(plans):
-            spec = make_page(plan, viewports, seed)
-            entry = journal.done.get(spec.id)
-            if not _reusable(entry, spec, out_dir):
+        todo = [s for s in specs if not _reusable(journal.done.get(s.id), s, out_dir)]
+        if progress:
+            progress(len(specs) - len(todo), len(specs))
+        workers = workers or RENDER_WORKERS
+        blocked = _render_pages(todo, out_dir, journal, workers, progress, len(specs))
+        if blocked:
+            raise RenderError(f"pages requested {len(blocked)} non-local URLs: {blocked[:3]}")
+    finally:
+        journal.finalize([p.id for p in plans])
+    records, manifest = [], []
+    for spec in specs:
+        entry = journal.done[spec.id]
+        m = Measurement(**{k: v for k, v in entry.items() if k not in ("id", "sha256")})
+        records.append(to_record(spec, m))
+        manifest.append({"id": spec.id, "interactive": m.interactive, **spec.meta})
+    return records, manifest
+
+
+def _render_pages(
+    specs: list[PageSpec],
+    out_dir: Path,
+    journal: Journal,
+    workers: int,
+    progress: Callable[[int, int], None] | None,
+    total: int,
+) -> list[str]:
+    """Render, check, write and journal each page, `workers` browsers taking the next page in
+    turn; the first failure stops every browser after its current page and is raised. Returns
+    the non-local URLs the pages requested (blocked)."""
+    pending = iter(specs)
+    lock, stop = threading.Lock(), threading.Event()
+    blocked: list[str] = []
+    finished = [total - len(specs)]
+
+    def work() -> None:
+        renderer = None
+        try:
+            while not stop.is_set():
+                with lock:
+                    spec = next(pending, None)
+                if spec is None:
+                    return
                 if renderer is None:
                     renderer = PageRenderer().__enter__()
                 png, m = renderer.render(spec.id, spec.html, spec.width, spec.height)
                 check_measurement(spec, m)
                 atomic_write_text(out_dir / "websites" / f"{spec.id}.html", spec.html)
                 atomic_write_bytes(out_dir / "images" / f"{spec.id}.png", png)
-                entry = {"id": spec.id, "sha256": spec.sha256, **m.__dict__}
-                journal.append(entry)
-            m = Measurement(**{k2: v for k2, v in entry.items() if k2 not in ("id", "sha256")})
-            records.append(to_record(spec, m))
-            manifest.append({"id": spec.id, "interactive": m.interactive, **spec.meta})
-            if progress:
-                progress(k + 1, len(plans))
-        if renderer is not None and renderer.guard.blocked:
-            raise RenderError(
-                f"pages requested {len(renderer.guard.blocked)} non-local URLs: "
-                f"{renderer.guard.blocked[:3]}"
-            )
-    finally:
-        if renderer is not None:
-            renderer.__exit__(None, None, None)
-        journal.finalize([p.id for p in plans])
-    return records, manifest
+                with lock:
+                    journal.append({"id": spec.id, "sha256": spec.sha256, **m.__dict__})
+                    finished[0] += 1
+                    if progress:
+                        progress(finished[0], total)
+        except BaseException:
+            stop.set()
+            raise
+        finally:
+            if renderer is not None:
+                with lock:
+                    blocked.extend(renderer.guard.blocked)
+                renderer.__exit__(None, None, None)
+
+    n = min(max(1, workers), len(specs))
+    with ThreadPoolExecutor(max_workers=max(1, n), thread_name_prefix="ruc-browser") as pool:
+        futures = [pool.submit(work) for _ in range(n)]
+    for future in futures:
+        future.result()
+    return blocked
