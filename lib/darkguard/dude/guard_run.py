@@ -14,7 +14,7 @@ from darkguard.dude.agents import Agent
 from darkguard.dude.guard import T_MAX, Episode, Judge, run_episodes
 from darkguard.dude.inputs import PAPER_INPUTS, ObservationAids, Screenshot, evaluator_conversation
 from darkguard.dude.judge_metrics import predicted_label
-from darkguard.dude.screen_cache import MemoryCache
+from darkguard.dude.screen_cache import MemoryCache, file_key
 from darkguard.journal import Journal
 from darkguard.models.backends import Backend, generate_counted
 from darkguard.models.parsing import parse_judgement
@@ -119,8 +119,7 @@ def evaluate_agent(
 def _page(path: Path) -> Image.Image:
     """A task's screenshot, decoded once per process while it fits `_PAGES` (the runs of a stage
     share one suite)."""
-    stat = path.stat()
-    key = (str(path.resolve()), stat.st_size, stat.st_mtime_ns)
+    key = file_key(path)
     cached = _PAGES.get(key)
     if cached is None:
         with Image.open(path) as img:

@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 from PIL import Image, ImageDraw
 
-from darkguard.dude.screen_cache import Fitted, MemoryCache, disk_cache
+from darkguard.dude.screen_cache import Fitted, MemoryCache, disk_cache, file_key
 from darkguard.models import prompts
 from darkguard.models.backends import Conversation
 
@@ -71,8 +71,7 @@ class Screenshot:
         same file (path, size, modification time) was read before with the same cap, else from
         the disk cache when a file with the same bytes was."""
         path = Path(path)
-        stat = path.stat()
-        key = (str(path.resolve()), stat.st_size, stat.st_mtime_ns, max_pixels)
+        key = (*file_key(path), max_pixels)
         cached = _FITTED.get(key)
         if cached is None:
             cached = _FITTED.put(key, _fitted_from_disk(path, max_pixels))

@@ -45,6 +45,12 @@ class MemoryCache:
         return value
 
 
+def file_key(path: Path) -> tuple[str, int, int]:
+    """A file as a memory cache knows it: resolved path, size, modification time."""
+    stat = Path(path).stat()
+    return str(Path(path).resolve()), stat.st_size, stat.st_mtime_ns
+
+
 def _bytes(image: Image.Image) -> int:
     return image.width * image.height * len(image.getbands())
 
