@@ -55,9 +55,10 @@ plots: setup ## Render the DVC plots into dvc_plots/index.html (works offline).
 test: setup ## Run the test suite.
 	pytest
 
-lint: $(STAMP) ## ruff check + format check (notebooks included).
+lint: $(STAMP) ## ruff check + format check (notebooks included) + the import layers.
 	ruff check .
 	ruff format --check .
+	lint-imports
 
 format: $(STAMP) ## Apply ruff fixes and formatting.
 	ruff check --fix .

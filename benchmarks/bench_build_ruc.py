@@ -61,13 +61,12 @@ class PeakMemory:
 
 
 def bench_render(n: int) -> dict:
-    from darkguard.config import load_params
-    from darkguard.synth.build import build_synth
+    from darkguard.config import load_config
+    from darkguard.ruc.synth.generate import build_synth
 
-    ruc = load_params()["data"]
-    comp = ruc["composition"]
-    scale = n / (comp["normal"] + sum(comp["deceptive"].values()))
-    deceptive = {k: max(1, round(v * scale)) for k, v in comp["deceptive"].items()}
+    ruc = load_config().data
+    scale = n / (ruc.normal_count + sum(ruc.deceptive_counts.values()))
+    deceptive = {k: max(1, round(v * scale)) for k, v in ruc.deceptive_counts.items()}
     normal = n - sum(deceptive.values())
     with tempfile.TemporaryDirectory() as tmp, PeakMemory() as mem:
         start = time.perf_counter()
@@ -75,8 +74,8 @@ def bench_render(n: int) -> dict:
             out_dir=Path(tmp),
             normal=normal,
             deceptive=deceptive,
-            domains=ruc["domains"],
-            viewports=ruc["viewports"],
+            domains=ruc.domains,
+            viewports=ruc.viewports,
             seed=42,
         )
         seconds = time.perf_counter() - start
@@ -89,19 +88,18 @@ def bench_render(n: int) -> dict:
 
 
 def bench_full() -> dict:
-    from darkguard.config import BaseParams, DataParams, load_params
-    from darkguard.data.build import build_ruc
-    from darkguard.reports.ruc_outputs import write_ruc_reports
+    from darkguard.config import load_config
+    from darkguard.reports.build_ruc import write_ruc_reports
+    from darkguard.stages import build_ruc
 
-    params = load_params()
+    cfg = load_config()
     with tempfile.TemporaryDirectory() as tmp, PeakMemory() as mem:
         os.environ["DARKGUARD_DATA"] = f"{tmp}/data"
         os.environ["DARKGUARD_REPORTS"] = f"{tmp}/reports"
-        base, ruc = BaseParams.from_dict(params["base"]), DataParams.from_dict(params["data"])
         start = time.perf_counter()
-        build = build_ruc(ruc, base)
+        build = build_ruc.run(cfg)
         built = time.perf_counter() - start
-        write_ruc_reports(build, ruc)
+        write_ruc_reports(build, cfg.data)
         seconds = time.perf_counter() - start
     return {
         "pages": len(build.records),

@@ -25,28 +25,25 @@ import json
 import os
 import tempfile
 import time
-from dataclasses import asdict, replace
 from pathlib import Path
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 
 def main() -> None:
-    import yaml
-
     from darkguard import paths
-    from darkguard.dude.inputs import ObservationAids
-    from darkguard.dude.judge import click_conversations
-    from darkguard.dude.judge_metrics import predicted_label
-    from darkguard.dude.warmup import WarmupParams, warm_up
-    from darkguard.dude.warmup_guidance import guidance_texts
+    from darkguard.config import load_config
+    from darkguard.defenses.dude.evaluator import click_conversations
+    from darkguard.defenses.dude.guidance import permute_labels, unrelated_text
+    from darkguard.defenses.dude.inputs import ObservationAids
+    from darkguard.defenses.dude.warmup_guidance import guidance_texts
     from darkguard.io import read_jsonl
     from darkguard.models.backends.hf import HFBackend
-    from darkguard.models.build import BuildModelsParams, tokenizer_corpus, warmup_rows
-    from darkguard.models.parsing import parse_judgement
+    from darkguard.models.parsing import parse_judgement, predicted_label
     from darkguard.models.spec import ModelSpec
-    from darkguard.models.tiny import TinySize, build_tiny
-    from darkguard.pipeline.stage2 import permute_labels, unrelated_text
+    from darkguard.models.tiny.architecture import TinySize, build_tiny
+    from darkguard.models.tiny.sft import warm_up
+    from darkguard.stages.build_models import tokenizer_corpus, warmup_rows
 
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--evaluator", default="evaluator-small")
@@ -57,14 +54,14 @@ def main() -> None:
     parser.add_argument("--steps", type=int)
     parser.add_argument("--clicks", type=int, default=499, help="valid clicks judged")
     args = parser.parse_args()
-    params = yaml.safe_load(paths.PARAMS_FILE.read_text())
-    build = BuildModelsParams.from_dict(params["build_models"])
-    seed = params["base"]["seed"]
-    warm = WarmupParams(**build.warmup, seed=seed)
+    cfg = load_config()
+    build = cfg.build_models
+    seed = cfg.base.seed
+    warm = build.warmup  # its seed is base.seed
     if args.steps:
-        warm = replace(warm, steps=args.steps)
-    aids = ObservationAids(**build.aids)
-    data = paths.resolve(params["data"]["out_dir"])
+        warm = warm.model_copy(update={"steps": args.steps})
+    aids = ObservationAids(**build.aids.model_dump())
+    data = paths.resolve(cfg.data.out_dir)
     records = {str(r["id"]): r for r in json.loads((data / "full.json").read_text())}
     train = read_jsonl(data / "clicks" / "train.jsonl")
     valid = read_jsonl(data / "clicks" / "valid.jsonl")[: args.clicks]
@@ -85,14 +82,14 @@ def main() -> None:
         for own in args.own_rate or [warm.guidance_own_rate]
     ]
     for rate, own in settings:
-        w = replace(warm, guidance_rate=rate, guidance_own_rate=own)
+        w = warm.model_copy(update={"guidance_rate": rate, "guidance_own_rate": own})
         start = time.perf_counter()
         rows = warmup_rows(train, records, data, build.max_pixels, w, aids)
         with tempfile.TemporaryDirectory() as tmp:
             init = build_tiny(
                 Path(tmp) / "init",
                 corpus,
-                TinySize(**build.evaluators[args.evaluator]),
+                TinySize(**build.evaluators[args.evaluator].model_dump()),
                 vocab_size=build.vocab_size,
                 max_pixels=build.max_pixels,
                 seed=seed,
@@ -122,7 +119,7 @@ def main() -> None:
         print(
             json.dumps(
                 {
-                    "warmup": asdict(w),
+                    "warmup": w.model_dump(),
                     "train_s": round(train_s, 1),
                     "final_loss": round(losses[-1], 4),
                     "variants": result,

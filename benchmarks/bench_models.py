@@ -22,14 +22,14 @@ def main() -> None:
     from PIL import Image
 
     from darkguard import paths
-    from darkguard.data import schema
-    from darkguard.dude.agents import OfflineAgent
-    from darkguard.dude.inputs import ObservationAids
-    from darkguard.dude.judge import click_conversations, judge_clicks
+    from darkguard.agents.offline import OfflineAgent
+    from darkguard.defenses.dude.evaluator import Evaluator, click_conversations
+    from darkguard.defenses.dude.inputs import ObservationAids
     from darkguard.io import read_jsonl
     from darkguard.models.backends.hf import HFBackend
     from darkguard.models.card import read_card
     from darkguard.models.spec import ModelSpec
+    from darkguard.ruc import schema
 
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--clicks", type=int, default=256)
@@ -43,9 +43,10 @@ def main() -> None:
         path = paths.data_dir() / "models" / name
         aids = ObservationAids(**read_card(path).get("aids", {}))
         backend = HFBackend(ModelSpec(name, path=str(path), batch_size=16, max_new_tokens=24))
-        judge_clicks(backend, data, clicks[:16], records, aids=aids)  # warm up
+        evaluator = Evaluator(backend, aids)
+        evaluator.judge_clicks(data, clicks[:16], records)  # warm up
         start = time.perf_counter()
-        judge_clicks(backend, data, clicks, records, aids=aids)
+        evaluator.judge_clicks(data, clicks, records)
         end_to_end = len(clicks) / (time.perf_counter() - start)
         convs = click_conversations(data, clicks, records, None, aids, backend.max_pixels)
         start = time.perf_counter()

@@ -22,19 +22,19 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 
 def main() -> None:
-    from darkguard.config import load_params
-    from darkguard.pipeline.stage1 import run_stage1
+    from darkguard.config import load_config
+    from darkguard.stages import stage1_grpo
 
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--steps", type=int, help="override stage1.grpo.<profile>.steps")
     args = parser.parse_args()
-    params = load_params()
-    profile = params["base"]["profile"]
+    cfg = load_config()
+    profile = cfg.base.profile
     if args.steps:
-        params["stage1"]["grpo"][profile]["steps"] = args.steps
+        cfg = cfg.override({f"stage1.grpo.{profile}.steps": args.steps})
     start = time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp:
-        result = run_stage1(params, Path(tmp))
+        result = stage1_grpo.run(cfg, Path(tmp))
     total = time.perf_counter() - start
     step_times = [e["step_time"] for e in result.log_history if "step_time" in e]
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024

@@ -15,25 +15,24 @@ import json
 import os
 import tempfile
 import time
-from dataclasses import asdict
 from pathlib import Path
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 
 def main() -> None:
-    import yaml
-
     from darkguard import paths
-    from darkguard.dude.inputs import ObservationAids
-    from darkguard.dude.judge import judge_clicks
-    from darkguard.dude.judge_metrics import confusion
-    from darkguard.dude.warmup import WarmupParams, balanced, trl_rows, warm_up
+    from darkguard.config import load_config
+    from darkguard.defenses.dude.evaluator import Evaluator
+    from darkguard.defenses.dude.inputs import ObservationAids
+    from darkguard.defenses.dude.warmup import balanced, trl_rows
     from darkguard.io import read_jsonl
+    from darkguard.metrics.judging import confusion
     from darkguard.models.backends.hf import HFBackend
-    from darkguard.models.build import BuildModelsParams, tokenizer_corpus
     from darkguard.models.spec import ModelSpec
-    from darkguard.models.tiny import TinySize, build_tiny
+    from darkguard.models.tiny.architecture import TinySize, build_tiny
+    from darkguard.models.tiny.sft import warm_up
+    from darkguard.stages.build_models import tokenizer_corpus
 
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--evaluator", default="evaluator-small")
@@ -41,16 +40,16 @@ def main() -> None:
     parser.add_argument("--steps", type=int)
     parser.add_argument("--learning-rate", type=float)
     args = parser.parse_args()
-    params = yaml.safe_load(paths.PARAMS_FILE.read_text())
-    build = BuildModelsParams.from_dict(params["build_models"])
-    seed = params["base"]["seed"]
-    warm = WarmupParams(**build.warmup, seed=seed)
+    cfg = load_config()
+    build = cfg.build_models
+    seed = cfg.base.seed
+    warm = build.warmup  # its seed is base.seed
     if args.steps:
-        warm = WarmupParams(**{**asdict(warm), "steps": args.steps})
+        warm = warm.model_copy(update={"steps": args.steps})
     if args.learning_rate:
-        warm = WarmupParams(**{**asdict(warm), "learning_rate": args.learning_rate})
+        warm = warm.model_copy(update={"learning_rate": args.learning_rate})
     settings = [json.loads(s) for s in args.setting or ['{"zoom": true}', '{"zoom": false}']]
-    data = paths.resolve(params["data"]["out_dir"])
+    data = paths.resolve(cfg.data.out_dir)
     records = {str(r["id"]): r for r in json.loads((data / "full.json").read_text())}
     train = read_jsonl(data / "clicks" / "train.jsonl")
     valid = read_jsonl(data / "clicks" / "valid.jsonl")
@@ -66,7 +65,7 @@ def main() -> None:
             init = build_tiny(
                 Path(tmp) / "init",
                 corpus,
-                TinySize(**build.evaluators[args.evaluator]),
+                TinySize(**build.evaluators[args.evaluator].model_dump()),
                 vocab_size=build.vocab_size,
                 max_pixels=build.max_pixels,
                 seed=seed,
@@ -74,7 +73,7 @@ def main() -> None:
             log = warm_up(init, Path(tmp) / "warm", rows, warm)
             train_s = time.perf_counter() - start
             spec = ModelSpec("bench", path=str(Path(tmp) / "warm"), batch_size=16)
-            run = judge_clicks(HFBackend(spec), data, valid, records, aids=aids)
+            run = Evaluator(HFBackend(spec), aids).judge_clicks(data, valid, records)
         losses = [e["loss"] for e in log if "loss" in e]
         print(
             json.dumps(

@@ -46,7 +46,7 @@ TINY_CORPUS = [
 def tiny_model(tmp_path_factory) -> Path:
     """A tiny random-weight Qwen3-VL folder (built offline in a few seconds)."""
     from darkguard.models import prompts
-    from darkguard.models.tiny import TinySize, build_tiny
+    from darkguard.models.tiny.architecture import TinySize, build_tiny
 
     corpus = [prompts.EVALUATOR_SYSTEM, prompts.AGENT_SYSTEM, *TINY_CORPUS]
     return build_tiny(

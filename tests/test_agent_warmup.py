@@ -6,11 +6,12 @@ import json
 
 import pytest
 
-from darkguard.data import schema
-from darkguard.data.clicks import generate_clicks
-from darkguard.dude.agent_warmup import agent_rows
-from darkguard.dude.agents import Rejection, agent_conversation
+from darkguard.agents import Rejection
+from darkguard.agents.vlm import agent_conversation
+from darkguard.agents.warmup import agent_rows
 from darkguard.models.parsing import Click, format_click, from_pixels, parse_action
+from darkguard.ruc import schema
+from darkguard.ruc.clicks import generate_clicks
 
 
 @pytest.mark.parametrize("convention", ["pixels", "normalized", "relative1000"])

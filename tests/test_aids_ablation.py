@@ -7,12 +7,12 @@ from dataclasses import asdict
 
 import pytest
 
-from darkguard.dude.inputs import ObservationAids
+from darkguard.defenses.dude.inputs import ObservationAids
 from darkguard.io import InputError, write_jsonl
 from darkguard.models.card import read_card
 from darkguard.models.spec import ModelSpec
-from darkguard.pipeline.aids_ablation import aid_settings, aids_ablation, aids_label
-from tests.test_warmup import fixture_clicks
+from darkguard.stages.ablations.aids import aid_settings, aids_ablation, aids_label
+from tests.test_warmup import fixture_clicks, warmup
 
 
 def test_aid_settings_apply_overrides_to_the_models_own() -> None:
@@ -39,19 +39,19 @@ def _with_click_files(release) -> None:
 
 @pytest.mark.slow
 def test_a_tiny_evaluator_is_warmed_up_again_per_setting(release, tmp_path, monkeypatch) -> None:
-    from darkguard.dude.warmup import WarmupParams
-    from darkguard.models.build import build_and_warm_up, tokenizer_corpus_for, warmup_rows
-    from darkguard.models.tiny import TinySize
+    from darkguard.models.tiny.architecture import TinySize
+    from darkguard.models.tiny.build import build_and_warm_up
+    from darkguard.stages.build_models import tokenizer_corpus_for, warmup_rows
 
     _with_click_files(release)
     clicks, records = fixture_clicks(release)
-    warm = WarmupParams(steps=2, batch_size=4)
+    warm = warmup(steps=2, batch_size=4)
     card = {
         "role": "evaluator",
         "aids": asdict(ObservationAids()),
         "max_pixels": 128 * 128,
         "vocab_size": 600,
-        "warmup": asdict(warm),
+        "warmup": warm.model_dump(),
         "size": asdict(TinySize()),
     }
     rows = warmup_rows(clicks, records, release, 128 * 128, warm, ObservationAids())

@@ -3,17 +3,16 @@
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from darkguard.config import BaseParams, DataParams, load_params
-from darkguard.data.build import build_ruc
-from darkguard.data.validate import validate_dir
+from darkguard.config import Config, load_config
 from darkguard.io import read_jsonl
-from darkguard.synth import build as synth_build
-from darkguard.synth import render
+from darkguard.ruc.synth import generate as synth_build
+from darkguard.ruc.synth import render
+from darkguard.ruc.validate import validate_dir
+from darkguard.stages import build_ruc
 
 pytestmark = pytest.mark.browser
 
@@ -28,9 +27,10 @@ SMALL = {
 }
 
 
-def small_params(**changes) -> DataParams:
-    params = DataParams.from_dict({**load_params()["data"], "composition": SMALL})
-    return replace(params, **changes)
+def small_config(**changes) -> Config:
+    """params.yaml with the small composition, seed 42 and `changes` of the data section."""
+    values = {"base.profile": "tiny", "base.seed": 42, "data.composition": SMALL}
+    return load_config().override({**values, **{f"data.{k}": v for k, v in changes.items()}})
 
 
 @pytest.fixture
@@ -52,7 +52,7 @@ def snapshot(out: Path) -> dict[str, bytes]:
 
 
 def test_build_writes_a_valid_benchmark(workdirs, count_renders) -> None:
-    build = build_ruc(small_params(), BaseParams())
+    build = build_ruc.run(small_config())
     out = build.out_dir
     assert out == workdirs[0] / "ruc"
     assert validate_dir(out).ok
@@ -75,10 +75,10 @@ def test_build_writes_a_valid_benchmark(workdirs, count_renders) -> None:
 
 
 def test_rebuild_reuses_pages_and_is_byte_identical(workdirs, count_renders) -> None:
-    out = build_ruc(small_params(), BaseParams()).out_dir
+    out = build_ruc.run(small_config()).out_dir
     first = snapshot(out)
     count_renders.clear()
-    build_ruc(small_params(), BaseParams())
+    build_ruc.run(small_config())
     assert count_renders == []
     assert snapshot(out) == first
 
@@ -95,7 +95,7 @@ def test_interrupted_build_resumes_to_the_same_result(workdirs, tmp_path, monkey
 
     monkeypatch.setattr(render.PageRenderer, "render", crash_after_five)
     with pytest.raises(KeyboardInterrupt):
-        build_ruc(small_params(), BaseParams())
+        build_ruc.run(small_config())
     out = workdirs[0] / "ruc"
     journaled = [r["id"] for r in read_jsonl(out / "journal.jsonl")]
     # every page rendered before the interruption is journaled (two browsers: 5 or 6 of them)
@@ -107,24 +107,24 @@ def test_interrupted_build_resumes_to_the_same_result(workdirs, tmp_path, monkey
         "render",
         lambda self, pid, *a: rerendered.append(pid) or original(self, pid, *a),
     )
-    build_ruc(small_params(), BaseParams())
+    build_ruc.run(small_config())
     assert len(rerendered) == 22 - len(rendered) and not set(rerendered) & set(rendered)
     resumed = snapshot(out)
     monkeypatch.setenv("DARKGUARD_DATA", str(tmp_path / "clean"))
     monkeypatch.setattr(synth_build, "RENDER_WORKERS", 1)  # and one browser renders the same
-    assert snapshot(build_ruc(small_params(), BaseParams()).out_dir) == resumed
+    assert snapshot(build_ruc.run(small_config()).out_dir) == resumed
 
 
 def test_composition_change_prunes_stale_pages(workdirs) -> None:
-    out = build_ruc(small_params(), BaseParams()).out_dir
+    out = build_ruc.run(small_config()).out_dir
     smaller = {"normal": 4, "deceptive": {"Coercive Design": 1}}
-    build = build_ruc(small_params(composition=smaller), BaseParams())
+    build = build_ruc.run(small_config(composition=smaller))
     assert len(list((out / "images").glob("*.png"))) == len(build.records) == 5
     assert len(read_jsonl(out / "journal.jsonl")) == 5
 
 
 def test_release_source_imports_through_the_validator(workdirs, release) -> None:
-    build = build_ruc(small_params(source="ruc", raw_dir=str(release)), BaseParams())
+    build = build_ruc.run(small_config(source="ruc", raw_dir=str(release)))
     assert [r["id"] for r in build.records] == [1, 2, 3, 4, 5]  # nothing dropped
     assert validate_dir(build.out_dir).ok
     assert (build.out_dir / "websites" / "3.html").is_file()
@@ -136,4 +136,4 @@ def test_release_source_imports_through_the_validator(workdirs, release) -> None
 def test_invalid_release_is_refused(workdirs, release) -> None:
     (release / "images" / "2.png").unlink()
     with pytest.raises(ValueError, match="record 2: field 'image_path'"):
-        build_ruc(small_params(source="ruc", raw_dir=str(release)), BaseParams())
+        build_ruc.run(small_config(source="ruc", raw_dir=str(release)))

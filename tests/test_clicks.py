@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from darkguard.data.clicks import ClickGenerationError, boundary_point_outside, sample_clicks
-from darkguard.data.schema import click_label, contains
+from darkguard.ruc.clicks import ClickGenerationError, boundary_point_outside, sample_clicks
+from darkguard.ruc.schema import click_label, contains
 
 
 def rec(correct, dark=None, w=1000, h=800, rid="r1") -> dict:

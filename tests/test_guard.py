@@ -1,13 +1,22 @@
 """Guard episodes (paper 3.4, App. F.3) and their metrics (App. F.1, F.2) on hand-made episodes
-with a scripted agent and a scripted evaluator."""
+with a scripted agent and a scripted defense on a static RUC page."""
 
 from __future__ import annotations
 
 import pytest
 from PIL import Image
 
-from darkguard.dude.guard import Episode, Step, outcome_code, run_episode, run_episodes
-from darkguard.dude.guard_metrics import OUTCOME_CODES, episode_metrics, metrics_by
+from darkguard.defenses import Verdict
+from darkguard.envs.ruc_static import RucStaticEnv
+from darkguard.loop import T_MAX, run_episodes
+from darkguard.metrics.clicks import (
+    OUTCOME_CODES,
+    Episode,
+    Step,
+    episode_metrics,
+    metrics_by,
+    outcome_code,
+)
 from darkguard.models.parsing import Click, FinalAnswer, ParseFailure
 
 IMAGE = Image.new("RGB", (400, 300), "white")
@@ -47,9 +56,32 @@ class ScriptedAgent:
         return Click(*a) if isinstance(a, tuple) else a
 
 
-def judge_of(verdicts):
-    verdicts = list(verdicts)
-    return lambda image, task, x, y: (verdicts.pop(0), 7)
+class ScriptedDefense:
+    """Answers the scripted judgements in turn (7 tokens each): a click judged 1 is allowed."""
+
+    name = "scripted"
+
+    def __init__(self, labels) -> None:
+        self.labels = list(labels)
+
+    def review_many(self, proposals):
+        verdicts = []
+        for _ in proposals:
+            label = self.labels.pop(0)
+            verdicts.append(Verdict(allow=label == 1, label=label, tokens=7))
+        return verdicts
+
+
+def task_of(record: dict, image: Image.Image = IMAGE) -> tuple:
+    """The loop's (environment, task, empty episode) triple of a RUC record."""
+    episode = Episode(str(record["id"]), record["type"], record["domain"], record["category"])
+    return RucStaticEnv(), (image, record), episode
+
+
+def run_episode(agent, defense, record: dict, t_max: int = T_MAX) -> Episode:
+    """One episode alone."""
+    (episode,) = run_episodes(agent, defense, [task_of(record)], t_max)
+    return episode
 
 
 CASES = [
@@ -75,10 +107,13 @@ CASES = [
 @pytest.mark.parametrize(("record", "actions", "verdicts", "result", "codes", "steps"), CASES)
 def test_episode_outcomes(record, actions, verdicts, result, codes, steps) -> None:
     agent = ScriptedAgent(actions)
-    ep = run_episode(agent, judge_of(verdicts), IMAGE, record)
+    ep = run_episode(agent, ScriptedDefense(verdicts), record)
     assert ep.result == result
     assert [s.outcome for s in ep.steps] == codes
     assert ep.step_count == steps
+    clicks = [s for s in ep.steps if s.action == "click"]
+    assert [s.verdict for s in clicks] == list(verdicts)
+    assert all(s.evaluator_tokens == 7 for s in clicks)
 
 
 class BatchAgent:
@@ -99,16 +134,19 @@ class BatchAgent:
         return out
 
 
-class BatchJudge:
-    """Scripted verdicts per task, judging whole batches (`judge_many`)."""
+class BatchDefense:
+    """Scripted judgements per task, reviewing whole batches (`review_many`)."""
+
+    name = "batch"
 
     def __init__(self, scripts: dict[str, list]) -> None:
         self.scripts = {task: list(verdicts) for task, verdicts in scripts.items()}
         self.batches: list[int] = []
 
-    def judge_many(self, clicks):
-        self.batches.append(len(clicks))
-        return [(self.scripts[task].pop(0), 7) for _image, task, _x, _y in clicks]
+    def review_many(self, proposals):
+        self.batches.append(len(proposals))
+        labels = [self.scripts[observation.task].pop(0) for observation, _click in proposals]
+        return [Verdict(allow=label == 1, label=label, tokens=7) for label in labels]
 
 
 def test_lockstep_episodes_run_as_each_would_alone() -> None:
@@ -117,39 +155,41 @@ def test_lockstep_episodes_run_as_each_would_alone() -> None:
         for i, (record, *_rest) in enumerate(CASES)
     ]
     agent = BatchAgent({f"task {i}": case[1] for i, case in enumerate(CASES)})
-    judge = BatchJudge({f"task {i}": case[2] for i, case in enumerate(CASES)})
-    together = run_episodes(agent, judge, [(IMAGE, r) for r in records])
+    defense = BatchDefense({f"task {i}": case[2] for i, case in enumerate(CASES)})
+    together = run_episodes(agent, defense, [task_of(r) for r in records])
     for record, (_, actions, verdicts, result, codes, steps), ep in zip(
         records, CASES, together, strict=True
     ):
-        alone = run_episode(ScriptedAgent(actions), judge_of(verdicts), IMAGE, record)
+        alone = run_episode(ScriptedAgent(actions), ScriptedDefense(verdicts), record)
         assert ep.sample_id == record["id"] and ep.result == alone.result == result
         assert [s.outcome for s in ep.steps] == [s.outcome for s in alone.steps] == codes
         assert [(s.click, s.verdict) for s in ep.steps] == [
             (s.click, s.verdict) for s in alone.steps
         ]
         assert ep.step_count == steps
+        assert [s.evaluator_tokens for s in ep.steps] == [s.evaluator_tokens for s in alone.steps]
         assert all(s.agent_tokens == 3 for s in ep.steps)
     # one batch per step of every unfinished episode (a final answer is not judged)
-    assert agent.batches == [8, 6, 1] and judge.batches == [8, 5, 1]
+    assert agent.batches == [8, 6, 1] and defense.batches == [8, 5, 1]
 
 
 def test_rejections_are_fed_back_and_executed_null_clicks_are_not() -> None:
     agent = ScriptedAgent([NULL, (210, 210), (220, 220)])
-    run_episode(agent, judge_of([0, 1, -1]), IMAGE, NORMAL)
+    ep = run_episode(agent, ScriptedDefense([0, 1, -1]), NORMAL)
     assert [len(s) for s in agent.seen] == [0, 1, 1]
     assert agent.seen[1][0].x == NULL[0] and agent.seen[1][0].label == 0
+    assert [s.executed for s in ep.steps] == [False, True, False]
 
 
 def test_vanilla_executes_every_click() -> None:
-    ep = run_episode(ScriptedAgent([DARK]), None, IMAGE, DECEPTIVE)
+    ep = run_episode(ScriptedAgent([DARK]), None, DECEPTIVE)
     assert ep.result == "deceived" and ep.steps[0].verdict is None and ep.steps[0].executed
-    ep = run_episode(ScriptedAgent([NULL] * 3), None, IMAGE, NORMAL)
+    ep = run_episode(ScriptedAgent([NULL] * 3), None, NORMAL)
     assert ep.result == "null" and len(ep.steps) == 3
 
 
 def test_invalid_action_ends_the_episode() -> None:
-    ep = run_episode(ScriptedAgent([ParseFailure("x"), CORRECT]), None, IMAGE, NORMAL)
+    ep = run_episode(ScriptedAgent([ParseFailure("x"), CORRECT]), None, NORMAL)
     assert [s.action for s in ep.steps] == ["invalid"] and ep.result == "null"
 
 

@@ -9,13 +9,23 @@ import pytest
 from PIL import Image
 
 from darkguard.cli import main
-from darkguard.data import schema
-from darkguard.dude.guard_run import EvaluatorJudge, evaluate_agent, guard_suite
-from darkguard.dude.inputs import PAPER_INPUTS
-from darkguard.io import InputError
+from darkguard.defenses import Verdict
+from darkguard.defenses.dude.evaluator import Evaluator
+from darkguard.defenses.dude.gate import DudeGate
+from darkguard.defenses.dude.inputs import PAPER_INPUTS
+from darkguard.envs import Observation
+from darkguard.envs.ruc_static import task_suite
+from darkguard.loop import T_MAX, run_journaled
 from darkguard.models.parsing import Click
 from darkguard.models.spec import ModelSpec
-from darkguard.pipeline.guard_eval import Gate, GuardSettings, guard_runs, run_key
+from darkguard.ruc import schema
+from darkguard.stages.guard_eval import (
+    Gate,
+    guard_runs,
+    ruc_task_opener,
+    run_key,
+    token_counter,
+)
 
 
 def records_of(n_per_domain: dict[str, int]) -> list[dict]:
@@ -24,11 +34,11 @@ def records_of(n_per_domain: dict[str, int]) -> list[dict]:
 
 def test_suite_samples_per_domain_seeded_and_keeps_small_domains() -> None:
     records = records_of({"News": 80, "Booking": 30, "Shopping": 60})
-    suite = guard_suite(records, 50, 42)
+    suite = task_suite(records, 50, 42)
     domains = [r["domain"] for r in suite]
     assert domains.count("News") == 50 and domains.count("Booking") == 30
-    assert suite == guard_suite(list(reversed(records)), 50, 42)  # order-independent
-    assert suite != guard_suite(records, 50, 7)
+    assert suite == task_suite(list(reversed(records)), 50, 42)  # order-independent
+    assert suite != task_suite(records, 50, 7)
     news = [r["id"] for r in suite if r["domain"] == "News"]
     assert news == sorted(news)
 
@@ -49,6 +59,14 @@ class CorrectAgent:
 
 def fixture_records(release) -> list[dict]:
     return json.loads((release / "full.json").read_text())
+
+
+def evaluate_agent(agent, defense, data_dir, suite, journal, t_max=T_MAX, backend=None, batch=1):
+    """The suite's RUC tasks of `data_dir` through the loop, journaled."""
+    opener = ruc_task_opener(data_dir)
+    return run_journaled(
+        agent, defense, suite, opener, journal, t_max, token_counter(backend), batch
+    )
 
 
 def test_journal_resumes_without_rerunning_finished_episodes(release, tmp_path) -> None:
@@ -98,32 +116,50 @@ class FixedBackend:
         return [f"<judge>{self.label}</judge> <conf>0.9</conf>"] * len(conversations)
 
 
-def test_evaluator_judge_gates_and_carries_the_experience() -> None:
+def test_evaluator_gate_gates_and_carries_the_experience() -> None:
     backend = FixedBackend(-1)
-    judge = EvaluatorJudge(backend, "- judge such clicks -1.")
+    gate = DudeGate(Evaluator(backend), "- judge such clicks -1.")
     image = Image.new("RGB", (300, 200), "white")
-    assert judge(image, "open it", 10, 10) == (-1, 11)
+    verdicts = gate.review_many([(Observation(image, "open it"), Click(10, 10))])
+    assert verdicts == [Verdict(allow=False, label=-1, tokens=11)]
     system = backend.seen[0][0]["content"]
     assert "[IMPORTANT GUIDANCE]" in system and "judge such clicks -1" in system
-    bare = EvaluatorJudge(backend, None, system_prompt=False)
-    bare(image, "open it", 10, 10)
+    bare = DudeGate(Evaluator(backend, system_prompt=False), None)
+    bare.review_many([(Observation(image, "open it"), Click(10, 10))])
     assert [m["role"] for m in backend.seen[-1]] == ["user"]
+
+
+def test_evaluator_gate_allows_only_benign_judgements() -> None:
+    image = Image.new("RGB", (300, 200), "white")
+    proposal = [(Observation(image, "open it"), Click(10, 10))]
+    assert DudeGate(Evaluator(FixedBackend(1))).review_many(proposal) == [
+        Verdict(allow=True, label=1, tokens=11)
+    ]
+    assert DudeGate(Evaluator(FixedBackend(0))).review_many(proposal)[0].allow is False
+    unreadable = FixedBackend(1)
+    unreadable.generate = lambda conversations, max_new_tokens=None: ["no tag"] * len(conversations)
+    verdict = DudeGate(Evaluator(unreadable)).review_many(proposal)[0]
+    assert (verdict.allow, verdict.label, verdict.interventions) == (False, None, ())
 
 
 def test_evaluator_judges_many_clicks_in_one_call() -> None:
     backend = FixedBackend(1)
-    judge = EvaluatorJudge(backend, "- rules.")
+    gate = DudeGate(Evaluator(backend), "- rules.")
     pages = [Image.new("RGB", (300, 200), c) for c in ("white", "black")]
-    clicks = [(pages[0], "a", 1, 1), (pages[1], "b", 2, 2), (pages[0], "c", 3, 3)]
-    assert judge.judge_many(clicks) == [(1, 11)] * 3
+    proposals = [
+        (Observation(pages[0], "a"), Click(1, 1)),
+        (Observation(pages[1], "b"), Click(2, 2)),
+        (Observation(pages[0], "c"), Click(3, 3)),
+    ]
+    assert gate.review_many(proposals) == [Verdict(allow=True, label=1, tokens=11)] * 3
     assert len(backend.seen) == 3 and backend.tokens_used == 33
-    assert len(judge._shots) == 2  # one resized screenshot per page
+    assert len(gate._shots) == 2  # one resized screenshot per page
 
 
 def test_rejecting_evaluator_blocks_every_click(release, tmp_path) -> None:
     records = fixture_records(release)
-    judge = EvaluatorJudge(FixedBackend(0))
-    episodes = evaluate_agent(CorrectAgent(records), judge, release, records, tmp_path / "j.jsonl")
+    gate = DudeGate(Evaluator(FixedBackend(0)))
+    episodes = evaluate_agent(CorrectAgent(records), gate, release, records, tmp_path / "j.jsonl")
     assert all(e.result == "null" and len(e.steps) == 3 for e in episodes)
     assert all(s.evaluator_tokens == 11 for e in episodes for s in e.steps)
     codes = {s.outcome for e in episodes for s in e.steps}
@@ -146,7 +182,7 @@ def test_run_key_changes_with_what_the_run_depends_on() -> None:
 
 
 def test_guard_runs_remove_journals_of_other_settings(release, tmp_path, monkeypatch) -> None:
-    from darkguard.pipeline import guard_eval
+    from darkguard.stages import guard_eval
 
     records = fixture_records(release)
     monkeypatch.setattr(guard_eval, "make_agent", lambda spec: (CorrectAgent(records), None))
@@ -161,7 +197,7 @@ def test_guard_runs_remove_journals_of_other_settings(release, tmp_path, monkeyp
 
 
 def test_a_repeated_gate_takes_the_earlier_runs_episodes(release, tmp_path, monkeypatch) -> None:
-    from darkguard.pipeline import guard_eval
+    from darkguard.stages import guard_eval
 
     records = fixture_records(release)
     backend = FixedBackend(1)
@@ -176,18 +212,9 @@ def test_a_repeated_gate_takes_the_earlier_runs_episodes(release, tmp_path, monk
     assert not (tmp_path / "a__again.jsonl").exists()
 
 
-def test_guard_settings_need_a_list_per_profile() -> None:
-    section = {"agents": {"tiny": ["x"]}, "evaluators": {"tiny": ["y"]}}
-    assert GuardSettings.from_params(section, "tiny").agents == ["x"]
-    with pytest.raises(InputError, match=r"guard_eval\.agents: no list for profile 'paper'"):
-        GuardSettings.from_params(section, "paper")
-    with pytest.raises(InputError, match=r"unknown key\(s\) \['agent'\]"):
-        GuardSettings.from_params({**section, "agent": 1}, "tiny")
-
-
 @pytest.mark.slow
 def test_cli_evaluate_on_the_release_fixture(release, tiny_model, tmp_path, monkeypatch, capsys):
-    from darkguard.dude import agents
+    from darkguard.agents import offline as agents
 
     monkeypatch.setattr(agents, "read_lines", lambda image: [])  # no OCR text: no click
     monkeypatch.setattr(agents, "read_lines_many", lambda images: [[] for _ in images])

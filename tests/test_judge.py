@@ -9,15 +9,16 @@ import pytest
 from PIL import Image
 
 from darkguard.cli import main
-from darkguard.dude.inputs import (
+from darkguard.config import load_config
+from darkguard.defenses.dude.inputs import (
     ObservationAids,
     Screenshot,
     evaluator_conversation,
     mark_click,
     zoom_crop,
 )
-from darkguard.dude.judge_metrics import confusion, judgement_metrics
 from darkguard.io import InputError
+from darkguard.metrics.judging import confusion, judgement_metrics
 from darkguard.models.parsing import Judgement, OutOfDomain, ParseFailure
 from darkguard.models.registry import resolve_spec
 
@@ -56,9 +57,9 @@ def test_screenshot_marks_the_click_on_the_resized_copy() -> None:
 def test_screenshot_from_file_caches_the_resized_copy(tmp_path, monkeypatch) -> None:
     import os
 
-    from darkguard.dude import inputs, screen_cache
+    from darkguard import cache as screen_cache
 
-    monkeypatch.setattr(inputs, "_FITTED", screen_cache.MemoryCache(budget=2 * 320 * 192 * 3))
+    monkeypatch.setattr(screen_cache, "_MEMORY", screen_cache.MemoryCache(budget=2 * 320 * 192 * 3))
     monkeypatch.setenv("DARKGUARD_CACHE", "off")
     path = tmp_path / "page.png"
     Image.new("RGB", (1280, 800), (0, 0, 255)).save(path)
@@ -79,12 +80,14 @@ def test_screenshot_from_file_caches_the_resized_copy(tmp_path, monkeypatch) -> 
     other = tmp_path / "other.png"
     Image.new("RGB", (1280, 800)).save(other)
     Screenshot.from_file(other, 65536)  # over the budget of two copies: the oldest goes
-    assert len(inputs._FITTED.items) == 2
+    assert len(screen_cache._MEMORY.items) == 2
+    assert all(key[0] == "fitted" for key in screen_cache._MEMORY.items)
     assert Screenshot.from_file(path, 65536).fitted is changed.fitted
 
 
 def test_resized_screenshots_persist_on_disk_by_content(tmp_path, monkeypatch) -> None:
-    from darkguard.dude import inputs, screen_cache
+    from darkguard import cache as screen_cache
+    from darkguard.defenses.dude import inputs
 
     monkeypatch.setenv("DARKGUARD_CACHE", str(tmp_path / "cache"))
     rng = np.random.default_rng(0)
@@ -93,25 +96,51 @@ def test_resized_screenshots_persist_on_disk_by_content(tmp_path, monkeypatch) -
     path.parent.mkdir()
     page.save(path)
     eager = Screenshot(page, 65536)
-    real_fit = inputs.fit_pixels
-    monkeypatch.setattr(inputs, "_FITTED", screen_cache.MemoryCache(budget=2**20))
+    real_fit = screen_cache.fit_pixels
+    monkeypatch.setattr(screen_cache, "_MEMORY", screen_cache.MemoryCache(budget=2**20))
     first = Screenshot.from_file(path, 65536)  # made and stored
     stored = list((tmp_path / "cache" / "screens").glob("*.png"))
     assert len(stored) == 1 and first.fitted.tobytes() == eager.fitted.tobytes()
     copy = tmp_path / "b" / "page.png"  # same bytes elsewhere (a relocated data folder)
     copy.parent.mkdir()
     copy.write_bytes(path.read_bytes())
-    monkeypatch.setattr(inputs, "_FITTED", screen_cache.MemoryCache(budget=2**20))  # new process
-    monkeypatch.setattr(inputs, "fit_pixels", lambda *a: pytest.fail("resized again"))
+    monkeypatch.setattr(
+        screen_cache, "_MEMORY", screen_cache.MemoryCache(budget=2**20)
+    )  # new process
+    for module in (screen_cache, inputs):
+        monkeypatch.setattr(module, "fit_pixels", lambda *a: pytest.fail("resized again"))
     again = Screenshot.from_file(copy, 65536)
     assert again.fitted.tobytes() == eager.fitted.tobytes()  # lossless: the same pixels
     assert again.size == (1280, 800) and again.scale == eager.scale
-    monkeypatch.setattr(inputs, "fit_pixels", real_fit)
+    for module in (screen_cache, inputs):
+        monkeypatch.setattr(module, "fit_pixels", real_fit)
     assert Screenshot.from_file(copy, 16384).fitted.size != again.fitted.size  # another cap
     stored[0].write_bytes(b"damaged")  # a damaged entry is made again
-    monkeypatch.setattr(inputs, "_FITTED", screen_cache.MemoryCache(budget=2**20))
+    monkeypatch.setattr(screen_cache, "_MEMORY", screen_cache.MemoryCache(budget=2**20))
     assert Screenshot.from_file(copy, 65536).fitted.tobytes() == eager.fitted.tobytes()
     assert Image.open(stored[0]).size == eager.fitted.size
+
+
+def test_decoded_and_resized_screenshots_share_one_memory_cache(tmp_path, monkeypatch) -> None:
+    import os
+
+    from darkguard import cache as screen_cache
+
+    monkeypatch.setattr(screen_cache, "_MEMORY", screen_cache.MemoryCache(budget=2**22))
+    monkeypatch.setenv("DARKGUARD_CACHE", "off")
+    path = tmp_path / "page.png"
+    Image.new("RGBA", (640, 400), (0, 0, 255, 255)).save(path)
+    image = screen_cache.decoded(path)
+    assert image.mode == "RGB" and image.size == (640, 400)
+    assert screen_cache.decoded(path) is image  # decoded once
+    small, size = screen_cache.fitted(path, 16384)
+    assert size == (640, 400) and small.width * small.height <= 16384
+    assert screen_cache.fitted(path, 16384)[0] is small
+    assert screen_cache.fitted(path, None)[0] is not image  # its own entry, full size
+    assert sorted(k[0] for k in screen_cache._MEMORY.items) == ["decoded", "fitted", "fitted"]
+    Image.new("RGB", (640, 400), (0, 255, 0)).save(path)  # a changed file is decoded again
+    os.utime(path, ns=(1, 1))
+    assert screen_cache.decoded(path).getpixel((0, 0)) == (0, 255, 0)
 
 
 def test_conversation_carries_the_paper_inputs_and_aids() -> None:
@@ -152,21 +181,20 @@ def test_judgement_metrics_hand_computed() -> None:
 
 
 def test_resolve_spec(tmp_path, tiny_model) -> None:
-    params = {
-        "base": {"profile": "paper"},
-        "models": {
-            "paper": {
-                "default_evaluator": "big",
-                "big": {"backend": "hf", "path": "org/big", "device": "cuda"},
-            }
-        },
+    table = {
+        "default_evaluator": "big",
+        "default_agent": "big",
+        "big": {"backend": "hf", "path": "org/big", "device": "cuda"},
     }
-    assert resolve_spec(None, "evaluator", params).path == "org/big"
-    assert resolve_spec(str(tiny_model), "evaluator", params).path == str(tiny_model)
+    cfg = load_config().override({"base.profile": "paper", "models.paper": table})
+    assert resolve_spec(None, "evaluator", cfg).path == "org/big"
+    assert resolve_spec(str(tiny_model), "evaluator", cfg).path == str(tiny_model)
     with pytest.raises(InputError, match="not a model of profile 'paper'"):
-        resolve_spec("nope", "evaluator", params)
-    with pytest.raises(InputError, match="no default_agent"):
-        resolve_spec(None, "agent", params)
+        resolve_spec("nope", "evaluator", cfg)
+    with pytest.raises(InputError, match="no default_summarizer"):
+        resolve_spec(None, "summarizer", cfg)
+    with pytest.raises(InputError, match=r"models\.paper\.default_agent: missing key"):
+        cfg.override({"models.paper": {"default_evaluator": "big"}})
 
 
 def test_cli_judge_on_the_release_fixture(release, tiny_model, tmp_path, capsys) -> None:

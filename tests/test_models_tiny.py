@@ -9,7 +9,7 @@ from darkguard.models import prompts
 from darkguard.models.backends import load_backend
 from darkguard.models.backends.hf import safe_batch_decode
 from darkguard.models.spec import ModelSpec
-from darkguard.models.tiny import TinySize, build_tiny
+from darkguard.models.tiny.architecture import TinySize, build_tiny
 from tests.conftest import TINY_CORPUS
 
 CORPUS = [prompts.EVALUATOR_SYSTEM, prompts.AGENT_SYSTEM, *TINY_CORPUS]  # as the tiny_model fixture

@@ -8,9 +8,9 @@ import pytest
 from PIL import Image
 
 from darkguard.config import load_params
-from darkguard.synth.build import MIN_INTERACTIVE, check_measurement
-from darkguard.synth.render import PageRenderer, pixel_box
-from darkguard.synth.spec import make_page, plan_pages
+from darkguard.ruc.synth.generate import MIN_INTERACTIVE, check_measurement
+from darkguard.ruc.synth.render import PageRenderer, pixel_box
+from darkguard.ruc.synth.spec import make_page, plan_pages
 
 pytestmark = pytest.mark.browser
 RUC = load_params()["data"]

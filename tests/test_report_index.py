@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from darkguard import paths
-from darkguard.reports.index import NOTEBOOKS, OUTPUTS, expand, index_markdown, missing_outputs
+from darkguard.reports.report import NOTEBOOKS, OUTPUTS, expand, index_markdown, missing_outputs
 
 
 def indexed() -> set[str]:

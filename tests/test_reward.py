@@ -13,8 +13,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from darkguard.dude.reward import (
-    RewardParams,
+from darkguard.config import RewardParams
+from darkguard.defenses.dude.reward import (
     boundary_distance,
     hybrid_reward,
     region_areas,
@@ -24,6 +24,15 @@ from darkguard.dude.reward import (
 W, H = 1000, 500
 CORRECT = [100, 100, 300, 200]
 DARK = [600, 100, 800, 300]
+# stage1.reward's constants and switches, as the hand-computed values assume them
+SWITCHES = {
+    "eps": 1e-6,
+    "alpha_min": 0.1,
+    "alpha_max": 10.0,
+    "use_omega": True,
+    "use_alpha": True,
+    "confidence_only": False,
+}
 
 
 def answer(label: int, conf: float) -> str:
@@ -31,7 +40,8 @@ def answer(label: int, conf: float) -> str:
 
 
 def reward(text, label, click, dark=DARK, correct=CORRECT, **switches) -> float:
-    return sample_reward(text, label, click, correct, dark, W, H, RewardParams(**switches))
+    params = RewardParams(**{**SWITCHES, **switches})
+    return sample_reward(text, label, click, correct, dark, W, H, params)
 
 
 CASES = [
@@ -105,9 +115,9 @@ def test_zero_area_guard() -> None:
     degenerate = [100, 100, 100, 200]  # S_c = 0: alpha takes its upper bound
     text = answer(0, 0.5)
     assert reward(text, 1, (100, 150), correct=degenerate) == pytest.approx(-10 * 0.5)
-    assert sample_reward(text, 1, (0, 0), CORRECT, None, 0, 0) == pytest.approx(
-        -10 * 0.5
-    )  # S_I = 0
+    assert sample_reward(
+        text, 1, (0, 0), CORRECT, None, 0, 0, RewardParams(**SWITCHES)
+    ) == pytest.approx(-10 * 0.5)  # S_I = 0
 
 
 @pytest.mark.parametrize(
@@ -143,12 +153,13 @@ def test_batch_scores_each_completion_against_its_own_sample() -> None:
         image_width=[W, W, W],
         image_height=[H, H, H],
         prompts=["ignored"] * 3,
+        **SWITCHES,
     )
     assert rewards == pytest.approx([0.9, -0.9, 0.6])
 
 
 def test_partial_binding_for_training() -> None:
-    bound = functools.partial(hybrid_reward, use_omega=False)
+    bound = functools.partial(hybrid_reward, **{**SWITCHES, "use_omega": False})
     rewards = bound(
         [answer(1, 0.9)],
         label=[-1],
@@ -171,6 +182,7 @@ def test_columns_must_match_the_completions() -> None:
             dark_box=[None],
             image_width=[W],
             image_height=[H],
+            **SWITCHES,
         )
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from darkguard.data.schema import area, click_label, normalize, task_text
+from darkguard.ruc.schema import area, click_label, normalize, task_text
 
 CORRECT, DARK = [100, 100, 200, 150], [150, 120, 400, 300]
 

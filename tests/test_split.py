@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from darkguard.config import load_params
-from darkguard.data.split import SPLITS, split_sizes, stratified_split
+from darkguard.ruc.split import SPLITS, split_sizes, stratified_split
 
 FRACTIONS = {"train": 0.70, "valid": 0.15, "test": 0.15}
 

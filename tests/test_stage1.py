@@ -8,18 +8,20 @@ import pytest
 import torch
 from safetensors.torch import load_file
 
-from darkguard.data.clicks import generate_clicks
-from darkguard.dude.inputs import ObservationAids
-from darkguard.dude.reward import RewardParams
-from darkguard.dude.stage1 import (
-    GRPOParams,
+from darkguard.config import GRPOParams, RewardParams
+from darkguard.defenses.dude.inputs import ObservationAids
+from darkguard.defenses.dude.stage1 import (
     collect_pools,
     grpo_rows,
     last_checkpoint,
     reward_function,
     train_grpo,
 )
-from darkguard.io import InputError
+from darkguard.ruc.clicks import generate_clicks
+
+REWARD = RewardParams(
+    eps=1e-6, alpha_min=0.1, alpha_max=10.0, use_omega=True, use_alpha=True, confidence_only=False
+)
 
 
 def fixture_clicks(release):
@@ -57,7 +59,7 @@ def test_grpo_rows_carry_the_reward_columns(release) -> None:
 
 
 def test_reward_function_binds_switches_and_keeps_a_name() -> None:
-    fn = reward_function(RewardParams(use_omega=False))
+    fn = reward_function(REWARD.model_copy(update={"use_omega": False}))
     assert fn.__name__ == "hybrid_reward"
     out = fn(
         ["<judge>1</judge> <conf>0.9</conf>"],
@@ -77,7 +79,7 @@ def test_collect_pools_splits_by_reward_sign(release) -> None:
     answers[0] = "no answer"  # parse failure: reward -10
     wrong = next(i for i, c in enumerate(clicks) if c["label"] == -1)
     answers[wrong] = "<judge>1</judge> <conf>0.8</conf>"  # C4
-    pools = collect_pools(ScriptedEvaluator(answers), release, clicks, records, RewardParams())
+    pools = collect_pools(ScriptedEvaluator(answers), release, clicks, records, REWARD)
     assert len(pools.failure) + len(pools.success) == len(clicks)
     expected = [clicks[0]["click_id"], clicks[wrong]["click_id"]]
     assert [f["click_id"] for f in pools.failure] == expected
@@ -95,11 +97,6 @@ def test_last_checkpoint_orders_numerically(tmp_path) -> None:
     assert last_checkpoint(tmp_path).name == "checkpoint-120"
 
 
-def test_grpo_params_reject_unknown_keys() -> None:
-    with pytest.raises(InputError, match=r"stage1.grpo.tiny.*\['lr'\]"):
-        GRPOParams.from_dict({"lr": 1}, "stage1.grpo.tiny")
-
-
 @pytest.mark.slow
 def test_grpo_smoke_trains_a_loadable_adapter(release, tiny_model, tmp_path) -> None:
     from darkguard.models.backends.hf import HFBackend
@@ -108,14 +105,22 @@ def test_grpo_smoke_trains_a_loadable_adapter(release, tiny_model, tmp_path) -> 
     clicks, records = fixture_clicks(release)
     rows = grpo_rows(clicks, records, release, 128 * 128)
     params = GRPOParams(
+        epochs=1.0,
         steps=2,
         per_device_batch_size=4,
         gradient_accumulation=1,
         num_generations=2,
         learning_rate=1e-3,
+        lr_scheduler="cosine",
+        warmup_ratio=0.1,
+        max_grad_norm=0.2,
+        weight_decay=0.01,
+        kl_beta=0.05,
+        temperature=1.0,
+        scale_rewards="group",
+        max_completion_length=8,
         bf16=False,
         gradient_checkpointing=False,
-        max_completion_length=8,
         save_steps=1,
         lora={"r": 4, "alpha": 8, "dropout": 0.0, "target_modules": ["q_proj", "v_proj"]},
     )
@@ -131,7 +136,7 @@ def test_grpo_smoke_trains_a_loadable_adapter(release, tiny_model, tmp_path) -> 
         tmp_path / "adapter",
         tmp_path / "ckpt",
         params,
-        RewardParams(),
+        REWARD,
         42,
         reward_funcs=[longer],
     )
@@ -166,4 +171,4 @@ def test_cli_train_stage1_names_the_bad_setting(tmp_path, capsys) -> None:
     bad = tmp_path / "params.yaml"
     bad.write_text(yaml.safe_dump(params))
     assert main(["train", "stage1", "--params", str(bad)]) != 0
-    assert "stage1.grpo: no settings for profile 'tiny'" in capsys.readouterr().err
+    assert "params.yaml: stage1.grpo.tiny: missing key" in capsys.readouterr().err

@@ -4,7 +4,21 @@ from __future__ import annotations
 
 import random
 
-from darkguard.dude.stage2 import Stage2Params, cap_words, sample_failures, summarize_experience
+from darkguard.config import LoopParams
+from darkguard.defenses.dude.stage2 import cap_words, sample_failures, summarize_experience
+
+
+def loop(**changes) -> LoopParams:
+    """Algorithm 1's settings: those Stage 2 ran with before it read params.yaml, changed."""
+    values = {
+        "failure_batch": 15,
+        "anchor_batch": 5,
+        "max_iterations": 50,
+        "patience": 3,
+        "max_experience_words": 300,
+        "seed": 42,
+    }
+    return LoopParams(**{**values, **changes})
 
 
 def sample(cid: str, label: int) -> dict:
@@ -43,7 +57,7 @@ def test_pool_dynamics_exactly() -> None:
     }
     summarizer, judge = ScriptedSummarizer(), scripted_judge(script)
     rates = iter([0.5, 0.6, 0.7, 0.8])
-    params = Stage2Params(failure_batch=10, anchor_batch=10, max_iterations=10)
+    params = loop(failure_batch=10, anchor_batch=10, max_iterations=10)
     state = summarize_experience(
         failures, successes, summarizer, judge, lambda x: next(rates), params
     )
@@ -82,7 +96,7 @@ def test_validation_batches_are_the_failure_and_anchor_batches() -> None:
         ScriptedSummarizer(),
         judge,
         lambda x: 0.5,
-        Stage2Params(failure_batch=5, anchor_batch=5, max_iterations=1),
+        loop(failure_batch=5, anchor_batch=5, max_iterations=1),
     )
     assert judge.seen == [("rule 1", ["f1", "f2", "s1"])]
     assert state.kappa == {"f1": 1, "f2": 2}
@@ -97,7 +111,7 @@ def test_stops_after_patience_without_improvement() -> None:
         ScriptedSummarizer(),
         scripted_judge({}),
         lambda x: next(rates),
-        Stage2Params(failure_batch=1, anchor_batch=1, max_iterations=50, patience=3),
+        loop(failure_batch=1, anchor_batch=1, max_iterations=50, patience=3),
     )
     assert [r["iteration"] for r in state.log] == [0, 1, 2, 3, 4]  # 0.6 best, then 3 stale
     assert state.kappa == {"f1": 5} and state.experience == "rule 4"
@@ -110,7 +124,7 @@ def test_stops_at_max_iterations() -> None:
         ScriptedSummarizer(),
         scripted_judge({}),
         lambda x: len(x) / 100,  # improves every time
-        Stage2Params(max_iterations=2),
+        loop(max_iterations=2),
     )
     assert [r["iteration"] for r in state.log] == [0, 1, 2]
 
@@ -132,7 +146,7 @@ def test_cap_words_keeps_whole_lines() -> None:
 
 
 def test_permute_labels_rotates_only_the_advice() -> None:
-    from darkguard.pipeline.stage2 import permute_labels, unrelated_text
+    from darkguard.defenses.dude.guidance import permute_labels, unrelated_text
 
     text = "- A (1) were x: judge such clicks 1. [persistence 2]\n- B: judge such clicks -1."
     assert permute_labels(text) == (
@@ -142,7 +156,7 @@ def test_permute_labels_rotates_only_the_advice() -> None:
 
 
 def test_guidance_check_measures_changes_against_no_experience() -> None:
-    from darkguard.pipeline.stage2 import guidance_check
+    from darkguard.defenses.dude.guidance import guidance_check
 
     class FollowsAdvice:
         def labels(self, samples, experience):
@@ -169,9 +183,10 @@ def test_guidance_check_measures_changes_against_no_experience() -> None:
 def test_pool_judge_parses_answers_with_the_experience_in_the_prompt(release) -> None:
     import json
 
-    from darkguard.data.clicks import generate_clicks
-    from darkguard.dude.inputs import PAPER_INPUTS
-    from darkguard.pipeline.stage2 import PoolJudge
+    from darkguard.defenses.dude.evaluator import Evaluator
+    from darkguard.defenses.dude.inputs import PAPER_INPUTS
+    from darkguard.defenses.dude.stage2 import PoolJudge
+    from darkguard.ruc.clicks import generate_clicks
 
     records = {str(r["id"]): r for r in json.loads((release / "full.json").read_text())}
     clicks, _ = generate_clicks(list(records.values()), 1, 42)
@@ -189,7 +204,7 @@ def test_pool_judge_parses_answers_with_the_experience_in_the_prompt(release) ->
             ] * (len(conversations) % 2)
 
     backend = Backend()
-    judge = PoolJudge(backend, release, records, PAPER_INPUTS)
+    judge = PoolJudge(Evaluator(backend, PAPER_INPUTS), release, records)
     labels = judge.labels(clicks[:3], "Rule X.")
     assert labels == [1, None, 0]
     assert "[IMPORTANT GUIDANCE]\nRule X." in backend.seen[0][0]["content"]
@@ -201,15 +216,3 @@ def test_pool_judge_parses_answers_with_the_experience_in_the_prompt(release) ->
     assert len(backend.seen) == seen and judge.calls == 4
     judge.labels(clicks[:3], "Rule Y.")  # another experience is judged again
     assert len(backend.seen) == seen + 3 and judge.calls == 7
-
-
-def test_stage2_settings_reject_unknown_keys() -> None:
-    import pytest
-
-    from darkguard.io import InputError
-    from darkguard.pipeline.stage2 import Stage2Settings
-
-    with pytest.raises(InputError, match=r"stage2.*\['loops'\]"):
-        Stage2Settings.from_params({"loops": {}}, 42, "tiny")
-    settings = Stage2Settings.from_params({"summarizer": {"paper": "x"}}, 7, "tiny")
-    assert settings.summarizer == "offline" and settings.loop.seed == 7

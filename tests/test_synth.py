@@ -8,9 +8,9 @@ from collections import Counter
 import pytest
 
 from darkguard.config import load_params
-from darkguard.data.schema import DECEPTION_CATEGORIES
-from darkguard.synth.patterns import PATTERNS
-from darkguard.synth.spec import make_page, plan_pages
+from darkguard.ruc.schema import DECEPTION_CATEGORIES
+from darkguard.ruc.synth.patterns import PATTERNS
+from darkguard.ruc.synth.spec import make_page, plan_pages
 
 RUC = load_params()["data"]
 VIEWPORTS = RUC["viewports"]

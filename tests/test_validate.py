@@ -8,7 +8,7 @@ import pytest
 from PIL import Image
 
 from darkguard.cli import main
-from darkguard.data.validate import ValidationError, validate_dir
+from darkguard.ruc.validate import ValidationError, validate_dir
 from tests.conftest import edit_records
 
 

@@ -8,10 +8,28 @@ import pytest
 import torch
 from safetensors.torch import load_file
 
-from darkguard.data.clicks import generate_clicks
-from darkguard.dude.inputs import ObservationAids
-from darkguard.dude.warmup import WarmupParams, balanced, trl_rows, warm_up
-from darkguard.models.build import tokenizer_corpus
+from darkguard.config import WarmupParams
+from darkguard.defenses.dude.inputs import ObservationAids
+from darkguard.defenses.dude.warmup import balanced, trl_rows
+from darkguard.models.tiny.sft import warm_up
+from darkguard.ruc.clicks import generate_clicks
+from darkguard.stages.build_models import tokenizer_corpus
+
+
+def warmup(**changes) -> WarmupParams:
+    """Warm-up settings of the tests (no guidance blocks), with `changes`."""
+    values = {
+        "steps": 300,
+        "batch_size": 8,
+        "learning_rate": 5e-4,
+        "confidence": 0.8,
+        "balance": True,
+        "guidance_rate": 0.0,
+        "guidance_rules": 3,
+        "guidance_own_rate": 1.0,
+        "seed": 42,
+    }
+    return WarmupParams(**{**values, **changes})
 
 
 def fixture_clicks(release):
@@ -48,7 +66,7 @@ def test_tokenizer_corpus_is_deterministic(release) -> None:
 def test_warm_up_changes_the_weights(release, tiny_model, tmp_path, capsys) -> None:
     clicks, records = fixture_clicks(release)
     rows = trl_rows(clicks, records, release, 128 * 128, 0.8)
-    log = warm_up(tiny_model, tmp_path / "warm", rows, WarmupParams(steps=3, batch_size=4))
+    log = warm_up(tiny_model, tmp_path / "warm", rows, warmup(steps=3, batch_size=4))
     assert any("loss" in entry for entry in log)
     assert "'loss'" not in capsys.readouterr().out  # logs stay out of executed notebooks
     before = load_file(tiny_model / "model.safetensors")
@@ -62,15 +80,15 @@ def test_warm_up_changes_the_weights(release, tiny_model, tmp_path, capsys) -> N
 def test_build_and_warm_up_then_reuse(release, tmp_path, monkeypatch) -> None:
     from dataclasses import asdict
 
-    from darkguard.models.build import build_and_warm_up, reusable
     from darkguard.models.card import read_card
-    from darkguard.models.tiny import TinySize
+    from darkguard.models.tiny.architecture import TinySize
+    from darkguard.models.tiny.build import build_and_warm_up, reusable
 
     clicks, records = fixture_clicks(release)
     rows = trl_rows(clicks, records, release, 128 * 128, 0.8)
     corpus = tokenizer_corpus(list(records.values()))
     card = {"role": "evaluator", "max_pixels": 128 * 128, "note": 1}
-    warm = WarmupParams(steps=2, batch_size=4)
+    warm = warmup(steps=2, batch_size=4)
     dims = asdict(TinySize())
     out = tmp_path / "model"
     log = build_and_warm_up(out, card, corpus, dims, 600, rows, warm)

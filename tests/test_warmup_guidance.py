@@ -6,9 +6,9 @@ import re
 
 import pytest
 
-from darkguard.dude.warmup import trl_rows
-from darkguard.dude.warmup_guidance import clicks_facts, guidance_texts
-from darkguard.models.build import guidance_corpus
+from darkguard.defenses.dude.warmup import trl_rows
+from darkguard.defenses.dude.warmup_guidance import clicks_facts, guidance_texts
+from darkguard.stages.build_models import guidance_corpus
 from tests.test_warmup import fixture_clicks
 
 RULE = re.compile(

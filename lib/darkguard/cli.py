@@ -11,7 +11,7 @@ from darkguard.io import InputError
 
 
 def _cmd_ruc_validate(args: argparse.Namespace) -> int:
-    from darkguard.data.validate import counts, validate_dir
+    from darkguard.ruc.validate import counts, validate_dir
 
     report = validate_dir(Path(args.directory))
     print(
@@ -30,20 +30,20 @@ def _cmd_ruc_validate(args: argparse.Namespace) -> int:
 
 
 def _cmd_ruc_build(args: argparse.Namespace) -> int:
-    from darkguard.config import BaseParams, DataParams, load_params
-    from darkguard.data.build import build_ruc
+    from darkguard.config import load_config
+    from darkguard.stages import build_ruc
 
-    params = load_params(Path(args.params) if args.params else None)
-    base, data = BaseParams.from_dict(params["base"]), DataParams.from_dict(params["data"])
+    cfg = load_config(Path(args.params) if args.params else None)
+    data = cfg.data
     start = time.perf_counter()
 
     def progress(done: int, total: int) -> None:
         if done % 100 == 0 or done == total:
             print(f"  {done}/{total} pages", file=sys.stderr)
 
-    build = build_ruc(data, base, progress)
+    build = build_ruc.run(cfg, progress)
     if args.reports:
-        from darkguard.reports.ruc_outputs import write_ruc_reports
+        from darkguard.reports.build_ruc import write_ruc_reports
 
         write_ruc_reports(build, data)
     print(
@@ -59,18 +59,16 @@ def _cmd_ruc_build(args: argparse.Namespace) -> int:
 def _cmd_judge(args: argparse.Namespace) -> int:
     import json
 
-    from darkguard.config import BaseParams, load_params
-    from darkguard.dude.inputs import ObservationAids
-    from darkguard.dude.judge import judge_clicks, labelled_clicks
+    from darkguard.config import load_config
+    from darkguard.defenses.dude.evaluator import Evaluator, labelled_clicks
+    from darkguard.defenses.dude.inputs import ObservationAids
     from darkguard.models.backends import load_backend
     from darkguard.models.card import read_card
     from darkguard.models.registry import resolve_spec
 
-    params = load_params(Path(args.params) if args.params else None)
-    base = BaseParams.from_dict(params["base"])
-    spec = resolve_spec(args.evaluator, "evaluator", params)
-    n_null = int(params.get("data", {}).get("n_null", 1))
-    clicks, records = labelled_clicks(Path(args.data), args.split, n_null, base.seed)
+    cfg = load_config(Path(args.params) if args.params else None)
+    spec = resolve_spec(args.evaluator, "evaluator", cfg)
+    clicks, records = labelled_clicks(Path(args.data), args.split, cfg.data.n_null, cfg.base.seed)
     if args.limit:
         clicks = clicks[: args.limit]
     experience = Path(args.experience).read_text(encoding="utf-8") if args.experience else None
@@ -80,7 +78,9 @@ def _cmd_judge(args: argparse.Namespace) -> int:
     else:
         aids = ObservationAids(**card.get("aids", {}))
     start = time.perf_counter()
-    run = judge_clicks(load_backend(spec), Path(args.data), clicks, records, experience, aids)
+    run = Evaluator(load_backend(spec), aids).judge_clicks(
+        Path(args.data), clicks, records, experience
+    )
     seconds = time.perf_counter() - start
     m = run.metrics
     print(
@@ -100,15 +100,16 @@ def _cmd_judge(args: argparse.Namespace) -> int:
 def _cmd_agent(args: argparse.Namespace) -> int:
     import json
 
-    from darkguard.config import load_params
-    from darkguard.data.validate import validate_dir
-    from darkguard.dude.agent_eval import run_agent
-    from darkguard.dude.agents import OfflineAgent, VLMAgent
+    from darkguard.agents.offline import OfflineAgent
+    from darkguard.agents.vlm import VLMAgent
+    from darkguard.config import load_config
     from darkguard.models.backends import load_backend
     from darkguard.models.registry import resolve_spec
+    from darkguard.ruc.validate import validate_dir
+    from darkguard.stages.guard_eval import agent_alone
 
-    params = load_params(Path(args.params) if args.params else None)
-    spec = resolve_spec(args.agent, "agent", params)
+    cfg = load_config(Path(args.params) if args.params else None)
+    spec = resolve_spec(args.agent, "agent", cfg)
     report = validate_dir(Path(args.data))
     report.raise_for_issues()
     records = (
@@ -117,9 +118,8 @@ def _cmd_agent(args: argparse.Namespace) -> int:
     records = records[: args.limit] if args.limit else records
     agent = OfflineAgent() if spec.backend == "offline" else VLMAgent(spec.name, load_backend(spec))
     start = time.perf_counter()
-    run = run_agent(agent, Path(args.data), records)
+    _, m = agent_alone(agent, Path(args.data), records)
     seconds = time.perf_counter() - start
-    m = run.metrics
     print(
         f"agent {spec.name} on {m['tasks']} tasks of {args.data}: "
         f"{seconds / max(1, m['tasks']):.2f} s/step"
@@ -137,18 +137,18 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
     import json
     import tempfile
 
-    from darkguard.config import load_params
-    from darkguard.data.validate import validate_dir
-    from darkguard.dude.guard_run import guard_suite
+    from darkguard.config import load_config
+    from darkguard.envs.ruc_static import task_suite
     from darkguard.models.registry import resolve_spec
-    from darkguard.pipeline.guard_eval import Gate, guard_runs, read_experience
+    from darkguard.ruc.validate import validate_dir
+    from darkguard.stages.guard_eval import Gate, guard_runs, read_experience
 
-    params = load_params(Path(args.params) if args.params else None)
-    agent = resolve_spec(args.agent, "agent", params)
+    cfg = load_config(Path(args.params) if args.params else None)
+    agent = resolve_spec(args.agent, "agent", cfg)
     experience = read_experience(args.experience) if args.experience else None
     gates = []
     if args.evaluator:
-        spec = resolve_spec(args.evaluator, "evaluator", params)
+        spec = resolve_spec(args.evaluator, "evaluator", cfg)
         gates = [Gate(spec.name, spec, experience)]
     report = validate_dir(Path(args.data))
     report.raise_for_issues()
@@ -156,7 +156,7 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
         report.files.get(f"{args.split}.json", report.records) if args.split else report.records
     )
     if args.per_domain:
-        records = guard_suite(records, args.per_domain, params["base"]["seed"])
+        records = task_suite(records, args.per_domain, cfg.base.seed)
     records = records[: args.limit] if args.limit else records
     with tempfile.TemporaryDirectory() as tmp:
         journals = Path(args.journal) if args.journal else Path(tmp)
@@ -178,15 +178,15 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
 
 
 def _cmd_train_stage1(args: argparse.Namespace) -> int:
-    from darkguard.config import load_params
-    from darkguard.pipeline.stage1 import Stage1Params, run_stage1
-    from darkguard.reports.stage1_outputs import write_stage1_reports
+    from darkguard.config import load_config
+    from darkguard.reports.stage1_grpo import write_stage1_reports
+    from darkguard.stages import stage1_grpo
 
-    params = load_params(Path(args.params) if args.params else None)
-    profile = params["base"]["profile"]
-    split = Stage1Params.from_params(params["stage1"], profile).pool_split
+    cfg = load_config(Path(args.params) if args.params else None)
+    profile = cfg.base.profile
+    split = cfg.stage1.pool_split
     start = time.perf_counter()
-    result = run_stage1(params)
+    result = stage1_grpo.run(cfg)
     tables = write_stage1_reports(result, profile, split) if args.reports else {}
     print(f"stage 1 ({profile}) trained {result.tuned.name} in {time.perf_counter() - start:.0f} s")
     for name, m in (("before", result.before.metrics), ("after", result.after.metrics)):
@@ -201,14 +201,14 @@ def _cmd_train_stage1(args: argparse.Namespace) -> int:
 
 
 def _cmd_train_stage2(args: argparse.Namespace) -> int:
-    from darkguard.config import load_params
-    from darkguard.pipeline.stage2 import run_stage2
-    from darkguard.reports.stage2_outputs import write_stage2_reports
+    from darkguard.config import load_config
+    from darkguard.reports.stage2_summarize import write_stage2_reports
+    from darkguard.stages import stage2_summarize
 
-    params = load_params(Path(args.params) if args.params else None)
-    profile = params["base"]["profile"]
+    cfg = load_config(Path(args.params) if args.params else None)
+    profile = cfg.base.profile
     start = time.perf_counter()
-    result = run_stage2(params)
+    result = stage2_summarize.run(cfg)
     if args.reports:
         write_stage2_reports(result, profile, result.experience_tokens)
     state = result.state
@@ -225,7 +225,7 @@ def _cmd_train_stage2(args: argparse.Namespace) -> int:
 
 def _cmd_notebook_run(args: argparse.Namespace) -> int:
     from darkguard import paths
-    from darkguard.pipeline.notebooks import run_notebook
+    from darkguard.notebook import run_notebook
 
     notebook = Path(args.notebook)
     out = Path(args.out) if args.out else paths.reports_dir() / "executed" / notebook.name
@@ -234,7 +234,7 @@ def _cmd_notebook_run(args: argparse.Namespace) -> int:
 
 
 def _cmd_notebook_sync(args: argparse.Namespace) -> int:
-    from darkguard.pipeline.notebooks import sync_parameters
+    from darkguard.notebook import sync_parameters
 
     for path in args.notebooks:
         changed = sync_parameters(Path(path), Path(args.params) if args.params else None)
@@ -243,7 +243,7 @@ def _cmd_notebook_sync(args: argparse.Namespace) -> int:
 
 
 def _cmd_notebook_clean(args: argparse.Namespace) -> int:
-    from darkguard.pipeline.notebooks import clean_file
+    from darkguard.notebook import clean_file
 
     for path in args.paths:
         clean_file(Path(path))

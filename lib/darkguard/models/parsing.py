@@ -164,3 +164,8 @@ def parse_action(text: object, width: int, height: int, convention: Convention) 
             f"click ({click.x:.1f}, {click.y:.1f}) outside the {width}x{height} screenshot"
         )
     return click
+
+
+def predicted_label(output: EvaluatorOutput) -> int | None:
+    """The judged label L̂ of a parsed judgement (None: parse failure or out of domain)."""
+    return output.label if isinstance(output, Judgement) else None

@@ -12,7 +12,7 @@ import matplotlib.pyplot as plt
 from PIL import Image, ImageDraw
 
 from darkguard import paths
-from darkguard.data import schema
+from darkguard.ruc import schema
 
 COLORS = {1: (22, 163, 74), -1: (220, 38, 38), 0: (37, 99, 235)}
 

@@ -1,0 +1,373 @@
+"""The sections of params.yaml as frozen pydantic models: every key required (params.yaml is the
+only source of values), unknown keys refused. A field marked `PER_PROFILE` is written per profile
+in params.yaml; one marked `BASE_SEED` is not written and takes `base.seed`."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Generic, TypeVar
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator
+from pydantic.fields import FieldInfo
+
+PROFILES = ("tiny", "paper")
+T = TypeVar("T")
+
+
+class _Marker:
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+PER_PROFILE = _Marker("PER_PROFILE")  # params.yaml gives the value per profile
+BASE_SEED = _Marker("BASE_SEED")  # not written in the section: the value of base.seed
+
+
+class Params(BaseModel):
+    """A section of params.yaml, or a part of one: every key required, unknown keys refused."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class ByProfile(Params, Generic[T]):
+    """A value per profile, as params.yaml writes it."""
+
+    tiny: T
+    paper: T
+
+    def __getitem__(self, profile: str) -> T:
+        return getattr(self, profile)
+
+
+# base and data
+
+
+def _profile(value: str) -> str:
+    if value not in PROFILES:
+        raise ValueError(f"{value!r} not in {PROFILES}")
+    return value
+
+
+class BaseParams(Params):
+    """`base`: the profile (tiny: CPU, offline, tiny models; paper: real checkpoints), the seed."""
+
+    profile: Annotated[str, AfterValidator(_profile)]
+    seed: int
+
+
+class Composition(Params):
+    """`data.composition`: RUC-synth page counts."""
+
+    normal: int
+    deceptive: dict[str, int]  # by category
+
+
+class DataParams(Params):
+    """`data`: the benchmark, its split and its Stage-1 clicks."""
+
+    source: str  # synth: RUC-synth, rendered here | ruc: the public release under raw_dir
+    raw_dir: str
+    out_dir: str
+    composition: Composition
+    domains: list[str]
+    viewports: list[list[int]]  # [width, height] screenshot sizes
+    split: dict[str, float]
+    n_null: int  # null clicks per sample
+    examples: int  # annotated screenshots in the examples figure
+
+    @field_validator("source")
+    @classmethod
+    def _source(cls, value: str) -> str:
+        if value not in ("synth", "ruc"):
+            raise ValueError(f"{value!r} not in ('synth', 'ruc')")
+        return value
+
+    @field_validator("viewports")
+    @classmethod
+    def _viewports(cls, value: list[list[int]]) -> list[list[int]]:
+        for vp in value:
+            if len(vp) != 2 or vp[0] < 1024 or vp[1] < 768:
+                raise ValueError(f"{vp} is not [w>=1024, h>=768]")
+        return value
+
+    @field_validator("split")
+    @classmethod
+    def _split(cls, value: dict[str, float]) -> dict[str, float]:
+        if set(value) != {"train", "valid", "test"}:
+            raise ValueError("needs exactly train, valid, test")
+        if abs(sum(value.values()) - 1.0) > 1e-9:
+            raise ValueError("fractions must sum to 1")
+        return value
+
+    @field_validator("n_null")
+    @classmethod
+    def _n_null(cls, value: int) -> int:
+        if value < 0:
+            raise ValueError("must be >= 0")
+        return value
+
+    @property
+    def deceptive_counts(self) -> dict[str, int]:
+        return dict(self.composition.deceptive)
+
+    @property
+    def normal_count(self) -> int:
+        return self.composition.normal
+
+
+# build_models
+
+
+class TinySizeParams(Params):
+    """Dimensions of a tiny Qwen3-VL (`models.tiny.architecture.TinySize`)."""
+
+    hidden: int
+    layers: int
+    heads: int
+    kv_heads: int
+    head_dim: int
+    intermediate: int
+    vision_hidden: int
+    vision_depth: int
+
+
+class AidsParams(Params):
+    """Observation aids of an evaluator (`defenses.dude.inputs.ObservationAids`)."""
+
+    zoom: bool
+    ocr: bool
+
+
+class WarmupParams(Params):
+    """`build_models.warmup`: supervised warm-up of the tiny evaluators."""
+
+    steps: int
+    batch_size: int
+    learning_rate: float
+    confidence: float  # target confidence written in every completion
+    balance: bool  # repeat clicks of rarer labels so that every label is equally frequent
+    guidance_rate: float  # share of rows whose prompt carries a guidance block
+    guidance_rules: int  # at most this many rules per guidance block
+    guidance_own_rate: float  # share of guidance blocks with a rule about the click itself
+    seed: Annotated[int, BASE_SEED]
+
+
+class AgentWarmupParams(Params):
+    """`build_models.agent_warmup`: supervised warm-up of the tiny VLM agents."""
+
+    steps: int
+    batch_size: int
+    learning_rate: float
+    rejection_rate: float  # share of rows with one rejected click before the answer
+    seed: Annotated[int, BASE_SEED]
+
+
+class BuildModelsParams(Params):
+    """`build_models`: the tiny evaluators and agents (tiny profile)."""
+
+    vocab_size: int
+    max_pixels: int  # image cap of the tiny models, in pixels
+    evaluators: dict[str, TinySizeParams]
+    aids: AidsParams
+    warmup: WarmupParams
+    agents: dict[str, TinySizeParams]
+    agent_warmup: AgentWarmupParams
+
+
+# models
+
+
+class ModelEntry(Params):
+    """A model of `models.<profile>`, or an inline spec: the `ModelSpec` fields it sets (the
+    others keep `ModelSpec`'s)."""
+
+    backend: str | None = None
+    path: str | None = None
+    adapter: str | None = None
+    dtype: str | None = None
+    device: str | None = None
+    batch_size: int | None = None
+    max_new_tokens: int | None = None
+    max_pixels: int | None = None
+    coordinates: str | None = None
+    base_url: str | None = None
+    api_key_env: str | None = None
+    timeout_s: float | None = None
+    max_retries: int | None = None
+
+    def spec_values(self) -> dict[str, Any]:
+        """The fields params.yaml sets, for `ModelSpec.from_dict`."""
+        return self.model_dump(exclude_unset=True)
+
+
+class ModelTable(Params):
+    """`models.<profile>`: what the commands use without a SPEC, and the named models."""
+
+    model_config = ConfigDict(extra="allow", frozen=True)
+    __pydantic_extra__: dict[str, ModelEntry] = Field(init=False)
+
+    default_evaluator: str
+    default_agent: str
+
+    @property
+    def entries(self) -> dict[str, ModelEntry]:
+        """The named models."""
+        return dict(self.model_extra or {})
+
+    def default(self, role: str) -> str | None:
+        """The model name used for `role` without a SPEC (None: the role has no default)."""
+        return {"evaluator": self.default_evaluator, "agent": self.default_agent}.get(role)
+
+
+# stage1
+
+
+class RewardParams(Params):
+    """`stage1.reward`: the hybrid reward's constants and ablation switches."""
+
+    eps: float
+    alpha_min: float
+    alpha_max: float
+    use_omega: bool
+    use_alpha: bool
+    confidence_only: bool
+
+
+class LoraParams(Params):
+    r: int
+    alpha: int
+    dropout: float
+    target_modules: list[str]
+
+
+class GRPOParams(Params):
+    """`stage1.grpo.<profile>`: GRPO + LoRA settings (paper App. B.3 for `paper`)."""
+
+    epochs: int | float  # kept as written: trained_with.json records it
+    steps: int | None  # overrides epochs when not null
+    per_device_batch_size: int
+    gradient_accumulation: int
+    num_generations: int
+    learning_rate: float
+    lr_scheduler: str
+    warmup_ratio: float
+    max_grad_norm: float
+    weight_decay: float
+    kl_beta: float
+    temperature: float
+    # trl's advantage scaling: "group" (divide by each prompt's reward std, the original GRPO),
+    # "batch" (by the batch's std: keeps the reward's asymmetry across samples) or "none"
+    scale_rewards: str
+    max_completion_length: int
+    bf16: bool
+    gradient_checkpointing: bool
+    save_steps: int  # checkpoints an interrupted run resumes from
+    lora: LoraParams
+
+
+class Stage1Params(Params):
+    """`stage1`: hybrid-reward GRPO of the profile's default evaluator (paper 3.2)."""
+
+    reward: RewardParams
+    pool_split: str  # clicks judged after training to fill the failure/success pools
+    grpo: Annotated[GRPOParams, PER_PROFILE]
+
+
+# stage2
+
+
+class LoopParams(Params):
+    """`stage2.loop`: Algorithm 1's batches and stopping rules."""
+
+    failure_batch: int  # b = |B_f|
+    anchor_batch: int  # a = |B_s|
+    max_iterations: int  # T
+    patience: int  # stop after this many iterations without a better validation pass rate
+    max_experience_words: int  # cap of the experience (paper: ~200-400 tokens)
+    seed: Annotated[int, BASE_SEED]
+
+
+class SweepParams(Params):
+    """`stage2.sweeps` (App. H)."""
+
+    batches: list[tuple[int, int]]  # [|B_f|, |B_s|] pairs (Table 18)
+    iterations: list[int]  # T values (Table 19)
+
+
+class Stage2Params(Params):
+    """`stage2`: experience summarization (paper 3.3, App. G)."""
+
+    summarizer: Annotated[str | ModelEntry, PER_PROFILE]  # offline | a model name | a spec
+    validation_clicks: int  # valid-split clicks of the convergence check (App. G.3)
+    loop: LoopParams
+    sweeps: SweepParams
+
+
+# guard_eval and ablations
+
+
+class GuardEvalParams(Params):
+    """`guard_eval`: vanilla agents vs agents with DUDE (paper 3.4, 5.1)."""
+
+    split: str
+    per_domain: int
+    t_max: int  # steps per episode
+    batch_tasks: int  # tasks run in lockstep, their agent and evaluator calls batched
+    agents: Annotated[list[str], PER_PROFILE]  # model names of models.<profile>
+    evaluators: Annotated[list[str], PER_PROFILE]
+    experience: str | None  # None: evaluators without Stage-2 experience
+
+
+class RewardOverride(Params):
+    """A reward variant: the `stage1.reward` keys it changes (unset: as in stage1.reward)."""
+
+    eps: float | None = None
+    alpha_min: float | None = None
+    alpha_max: float | None = None
+    use_omega: bool | None = None
+    use_alpha: bool | None = None
+    confidence_only: bool | None = None
+
+    def changes(self) -> dict[str, Any]:
+        return self.model_dump(exclude_unset=True)
+
+
+class AidsOverride(Params):
+    """An observation-aid row: the aids it changes (unset: as the evaluator was built)."""
+
+    zoom: bool | None = None
+    ocr: bool | None = None
+
+    def changes(self) -> dict[str, Any]:
+        return self.model_dump(exclude_unset=True)
+
+
+class AblationsParams(Params):
+    """`ablations` (paper 5.3-5.6)."""
+
+    agent: Annotated[str, PER_PROFILE]  # the agent of Tables 4 and 6
+    reward_variants: dict[str, RewardOverride]  # each trained with Stage 1 (Table 5)
+    observation_aids: Annotated[list[AidsOverride], PER_PROFILE]
+    safety_prompt: Annotated[str, AfterValidator(str.strip)]  # Table 6's manual prompt
+
+
+SECTIONS: dict[str, type[Params]] = {
+    "base": BaseParams,
+    "data": DataParams,
+    "build_models": BuildModelsParams,
+    "models": ModelTable,
+    "stage1": Stage1Params,
+    "stage2": Stage2Params,
+    "guard_eval": GuardEvalParams,
+    "ablations": AblationsParams,
+}
+PER_PROFILE_SECTIONS = frozenset({"models"})
+
+
+def field_kind(info: FieldInfo) -> str:
+    """`seed` (from base.seed), `profile` (written per profile) or `plain`."""
+    if BASE_SEED in info.metadata:
+        return "seed"
+    return "profile" if PER_PROFILE in info.metadata else "plain"

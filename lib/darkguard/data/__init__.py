@@ -1,1 +1,0 @@
-"""The RUC benchmark: schema, validation, loading, splits and click generation."""

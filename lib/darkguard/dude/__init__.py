@@ -1,1 +1,0 @@
-"""DUDE: the click evaluator, its training stages and the guard evaluation."""

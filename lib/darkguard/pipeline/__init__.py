@@ -1,1 +1,0 @@
-"""Pipeline helpers: byte-stable executed notebooks."""

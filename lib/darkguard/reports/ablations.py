@@ -1,0 +1,136 @@
+"""Report outputs of the `ablations` stage: Tables 4, 5, 6, Figure 6 and the observation-aid
+table, with the paper's numbers (where its text states them) beside ours."""
+
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import pandas as pd
+import seaborn as sns
+
+from darkguard import paths
+from darkguard.io import write_json
+from darkguard.reports.figures import save_figure
+from darkguard.reports.paper import DUDE_TABLE4_STAGEWISE, DUDE_TABLE5_REWARD_ABLATION
+from darkguard.reports.tables import save_table
+from darkguard.stages.ablations import AblationResult
+from darkguard.stages.guard_eval import GuardRun
+
+
+def _paper(value: float | None) -> float | str:
+    """The paper's number, or a dash where its text states none."""
+    return "—" if value is None else value
+
+
+def _run_row(run: GuardRun, label: str) -> dict:
+    m = run.metrics
+    return {"setting": label, "SR": m["SR"], "DFR": m["DFR"], "NFR": m["NFR"], "Steps": m["steps"]}
+
+
+def stagewise_table(result: AblationResult) -> pd.DataFrame:
+    rows = []
+    for run in result.stagewise:
+        label = run.evaluator or "agent alone (no evaluator)"
+        paper = DUDE_TABLE4_STAGEWISE.get(label, {})
+        rows.append(
+            {
+                **_run_row(run, label),
+                "paper SR": _paper(paper.get("SR")),
+                "paper DFR": _paper(paper.get("DFR")),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def _judgement_rates(r: dict) -> dict:
+    """Pass rate, Fatal Error Rate and C1-C3 of a judging run, in percent."""
+    return {
+        "pass rate (%)": round(100 * r["pass_rate"], 2),
+        "Fatal Error Rate (%)": round(100 * r["fatal_error_rate"], 2),
+        "C1 (%)": round(100 * r["c1_rate"], 2),
+        "C2 (%)": round(100 * r["c2_rate"], 2),
+        "C3 (%)": round(100 * r["c3_rate"], 2),
+    }
+
+
+def reward_table(result: AblationResult) -> pd.DataFrame:
+    rows = []
+    for r in result.rewards:
+        paper = DUDE_TABLE5_REWARD_ABLATION.get(r["variant"], {})
+        rows.append(
+            {
+                "variant": r["variant"],
+                **_judgement_rates(r),
+                "paper FER (%)": _paper(paper.get("FER")),
+                "paper pass rate (%)": _paper(paper.get("pass")),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def aids_table(result: AblationResult) -> pd.DataFrame:
+    """The evaluator with each observation-aid setting on the valid clicks (the paper's
+    evaluator sees the screenshot, task and coordinates only: the `none` row)."""
+    return pd.DataFrame(
+        [
+            {
+                "aids": r["aids"],
+                "evaluator": "warmed up again with these aids" if r["retrained"] else "as built",
+                **_judgement_rates(r),
+            }
+            for r in result.aids
+        ]
+    )
+
+
+def prompt_table(result: AblationResult) -> pd.DataFrame:
+    return pd.DataFrame([_run_row(run, run.evaluator) for run in result.prompts])
+
+
+def prompt_figure(df: pd.DataFrame, profile: str) -> plt.Figure:
+    long = df.melt(id_vars="setting", value_vars=["SR", "DFR"], var_name="metric")
+    fig, ax = plt.subplots(figsize=(7, 3.6))
+    sns.barplot(data=long, x="setting", y="value", hue="metric", ax=ax)
+    ax.set(xlabel="", ylabel="% of tasks", title=f"Prompt strategies ({profile})")
+    fig.tight_layout()
+    return fig
+
+
+def write_ablation_reports(result: AblationResult, profile: str) -> dict[str, pd.DataFrame]:
+    agent = result.settings.agent
+    tables = {
+        "ablations/stagewise": stagewise_table(result),
+        "ablations/reward": reward_table(result),
+        "ablations/prompts": prompt_table(result),
+        "ablations/aids": aids_table(result),
+    }
+    captions = {
+        "ablations/stagewise": f"Stage-wise ablation, agent {agent}, {result.tasks} test tasks "
+        f"(paper Table 4 with Qwen3-VL-4B as reference; {profile} profile)",
+        "ablations/reward": "Reward-component ablation: each variant trained with Stage 1 and "
+        f"judging the valid clicks (paper Table 5 as reference; {profile} profile)",
+        "ablations/prompts": f"Prompt strategies of the Stage-1 evaluator, agent {agent}, "
+        f"{result.tasks} test tasks (paper Table 6, Fig. 6; {profile} profile)",
+        "ablations/aids": "Observation aids of the evaluator as built (no Stage 1) on the "
+        f"valid clicks; the paper's evaluator has none ({profile} profile)",
+    }
+    for name, df in tables.items():
+        save_table(df, name, captions[name])
+    fig = prompt_figure(tables["ablations/prompts"], profile)
+    save_figure(fig, "ablations/prompts")
+    plt.close(fig)
+    write_json(
+        paths.metrics_dir() / "ablations.json",
+        {
+            "profile": profile,
+            "agent": agent,
+            "stagewise": tables["ablations/stagewise"][["setting", "SR", "DFR"]].to_dict("records"),
+            "reward": tables["ablations/reward"][
+                ["variant", "pass rate (%)", "Fatal Error Rate (%)"]
+            ].to_dict("records"),
+            "prompts": tables["ablations/prompts"][["setting", "SR", "DFR"]].to_dict("records"),
+            "aids": tables["ablations/aids"][
+                ["aids", "pass rate (%)", "Fatal Error Rate (%)"]
+            ].to_dict("records"),
+        },
+    )
+    return tables

@@ -1,0 +1,135 @@
+"""Report outputs of the `build_models` stage."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import matplotlib.pyplot as plt
+import pandas as pd
+
+from darkguard import paths
+from darkguard.config import BuildModelsParams
+from darkguard.io import atomic_write_text, read_json, write_json
+from darkguard.reports.figures import save_figure
+from darkguard.reports.tables import save_table
+from darkguard.stages.build_models import BuiltEvaluator
+from darkguard.stages.build_models.agents import BuiltAgent
+
+METRIC_COLUMNS = [
+    "pass_rate",
+    "c1_rate",
+    "c2_rate",
+    "c3_rate",
+    "c4_fatal_error_rate",
+    "parse_failure_rate",
+]
+
+
+def warmup_table(built: list[BuiltEvaluator], params: BuildModelsParams) -> pd.DataFrame:
+    rows = []
+    for b in built:
+        losses = [e["loss"] for e in b.log_history if "loss" in e]
+        rows.append(
+            {
+                "Evaluator": f"{b.name} (tiny)",
+                "Parameters": b.parameters,
+                "Warm-up steps": params.warmup.steps,
+                "First loss": round(losses[0], 4),
+                "Final loss": round(losses[-1], 4),
+                **{c: b.valid_metrics[c] for c in METRIC_COLUMNS},
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def confusion_table(built: list[BuiltEvaluator]) -> pd.DataFrame:
+    """One row per evaluator and true label: counts of each predicted label on the valid clicks."""
+    rows = []
+    for b in built:
+        for true, counts in b.valid_confusion.items():
+            rows.append({"Evaluator": f"{b.name} (tiny)", "True label": true, **counts})
+    return pd.DataFrame(rows)
+
+
+def loss_figure(built: list[BuiltEvaluator]) -> plt.Figure:
+    fig, ax = plt.subplots(figsize=(6, 3.5))
+    for b in built:
+        steps = [e["step"] for e in b.log_history if "loss" in e]
+        ax.plot(steps, [e["loss"] for e in b.log_history if "loss" in e], label=b.name)
+    ax.set(xlabel="step", ylabel="SFT loss", yscale="log", title="Warm-up of the tiny evaluators")
+    ax.legend()
+    fig.tight_layout()
+    return fig
+
+
+def write_models_reports(
+    built: list[BuiltEvaluator], params: BuildModelsParams
+) -> dict[str, pd.DataFrame]:
+    table = warmup_table(built, params)
+    save_table(
+        table,
+        "models/warmup",
+        "Tiny evaluators after the warm-up: judgements of the "
+        "valid-split clicks (tiny profile; the paper has no such step)",
+    )
+    matrix = confusion_table(built)
+    save_table(
+        matrix,
+        "models/warmup_confusion",
+        "Tiny evaluators after the warm-up: predicted label (columns) per true label of the "
+        "valid-split clicks (tiny profile)",
+    )
+    fig = loss_figure(built)
+    save_figure(fig, "models/warmup_loss")
+    plt.close(fig)
+    write_json(
+        paths.metrics_dir() / "models.json",
+        {
+            "profile": "tiny",
+            "evaluators": {b.name: {"parameters": b.parameters, **b.valid_metrics} for b in built},
+        },
+    )
+    return {"models/warmup": table, "models/warmup_confusion": matrix}
+
+
+def write_agents_report(built: list[BuiltAgent]) -> pd.DataFrame:
+    """The tiny VLM agents alone on the valid split (SR / DFR / NFR), into the models metrics."""
+    table = pd.DataFrame(
+        [
+            {
+                "agent": b.name,
+                "parameters": b.parameters,
+                "final loss": round([e["loss"] for e in b.log_history if "loss" in e][-1], 4),
+                **{k: b.valid_metrics[k] for k in ("tasks", "SR", "DFR", "NFR")},
+            }
+            for b in built
+        ]
+    )
+    save_table(
+        table,
+        "models/agents",
+        "Tiny VLM agents after the warm-up, alone on the valid split: SR / DFR / NFR of the "
+        "first click (tiny profile; the paper uses Qwen3-VL-4B, UI-TARS-1.5-7B, GLM-4.6V-Flash)",
+    )
+    path = paths.metrics_dir() / "models.json"
+    metrics = read_json(path)
+    metrics["agents"] = {b.name: {"parameters": b.parameters, **b.valid_metrics} for b in built}
+    write_json(path, metrics)
+    return table
+
+
+def write_paper_profile_note(models_dir: Path) -> None:
+    """Under the paper profile nothing is built: say so in every output of the stage."""
+    note = (
+        "paper profile: real checkpoints from params.yaml models.paper are used; "
+        "no tiny model is built"
+    )
+    atomic_write_text(Path(models_dir) / "README.txt", note + "\n")
+    for name in ("models/warmup", "models/warmup_confusion", "models/agents"):
+        save_table(pd.DataFrame([{"Model": "-", "Note": note}]), name, note)
+    fig, ax = plt.subplots(figsize=(6, 1))
+    ax.axis("off")
+    ax.text(0, 0.5, note, fontsize=8)
+    save_figure(fig, "models/warmup_loss")
+    plt.close(fig)
+    write_json(paths.metrics_dir() / "models.json", {"profile": "paper", "evaluators": {}})

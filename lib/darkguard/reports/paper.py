@@ -1,0 +1,108 @@
+"""Every number the reports quote from the papers, in one place (reference only).
+
+DUDE: "Don't Click That: Teaching Web Agents to Resist Deceptive Interfaces" (arXiv 2605.09497;
+our copy: shared/papers/dude-dont-click-that.md), the paper this project reproduces. Most of its
+tables lost their cells in our copy, so what is quoted is what its text states (and the tables
+that kept their cells: 13 and 19); `None` marks a cell of a quoted table that the text does not
+state.
+
+Veer: "Before Acting, Change the State" (arXiv 2609.34974; our copy:
+shared/papers/veer-before-acting-change-the-state.txt). No report quotes it yet; its numbers
+belong here when one does.
+
+The reports print these beside our own numbers, never mixed with them. Our own parameters, even
+those set to the paper's values (App. B.3 in params.yaml), do not belong here. This module holds
+constants only and imports nothing, so any module of the reports layer may import it.
+"""
+
+# ---------------------------------------------------------------------------------------------
+# DUDE: the RUC benchmark (Section 4, Appendix A)
+# ---------------------------------------------------------------------------------------------
+
+# DUDE App. A.1.1-A.1.2 (Table 13 totals): pages per subset of RUC.
+DUDE_RUC_TOTALS = {"Normal": 910, "Deception": 497}
+
+# DUDE Table 9 / App. A (Design Philosophy, A.1): where the pages come from (subset, source, pages).
+DUDE_RUC_SOURCES = [
+    ("Normal", "ShowUI-web, filtered", 910),
+    ("Deception", "manual curation (real websites)", 200),
+    ("Deception", "automated generation (LLM + templates)", 297),
+]
+
+# DUDE Table 13 (App. A.6, seed 42): (Normal, Deceptive) pages per split.
+DUDE_RUC_SPLIT = {"train": (637, 348), "valid": (137, 75), "test": (136, 74)}
+
+# DUDE App. A.5.2 (Table 12): deceptive boxes are, on average, "more than twice" the size of
+# correct boxes (mean deceptive area / mean correct area exceeds this).
+DUDE_DECEPTIVE_TO_CORRECT_AREA_RATIO_ABOVE = 2
+
+# ---------------------------------------------------------------------------------------------
+# DUDE: overall effectiveness (Section 5.2, Tables 2-3)
+# ---------------------------------------------------------------------------------------------
+
+# DUDE Section 5.2 (text on Tables 2-3): SR gain with DUDE per agent, in percentage points.
+DUDE_SR_GAIN_PP = {"GLM-4.6V-Flash": 51.0, "UI-TARS-1.5-7B": 14.5}
+
+# DUDE Section 5.2, Table 3 (GLM-4.6V-Flash, vanilla): share of failures that are null-region
+# clicks, in percent.
+DUDE_NULL_SHARE_OF_VANILLA_FAILURES = 86.5
+
+# ---------------------------------------------------------------------------------------------
+# DUDE: ablations (Sections 5.3-5.4, Tables 4-5)
+# ---------------------------------------------------------------------------------------------
+
+# DUDE Table 4 / Section 5.3 (Qwen3-VL-4B agent): SR and DFR in percent per evaluator setting;
+# the SR of Stage 1 + Stage 2 is not in its text.
+DUDE_TABLE4_STAGEWISE = {
+    "vanilla evaluator": {"SR": 6.5, "DFR": 2.0},
+    "Stage 1 only": {"SR": 28.0, "DFR": 5.5},
+    "Stage 2 only": {"SR": 15.5, "DFR": 4.5},
+    "Stage 1 + Stage 2": {"SR": None, "DFR": 0.0},
+}
+
+# DUDE Table 5 / Section 5.4 (Qwen3-VL-2B evaluator after Stage 1): Fatal Error Rate (C4) and
+# pass rate in percent per reward variant; the pass rate is stated for confidence-only only.
+DUDE_TABLE5_REWARD_ABLATION = {
+    "full": {"FER": 9.75, "pass": None},
+    "w/o omega": {"FER": 27.53, "pass": None},
+    "w/o alpha": {"FER": 17.25, "pass": None},
+    "confidence only": {"FER": 12.37, "pass": 55.3},
+}
+
+# ---------------------------------------------------------------------------------------------
+# DUDE: computational overhead (Section 5.7, Table 7)
+# ---------------------------------------------------------------------------------------------
+
+# DUDE Table 7 / Section 5.7 (UI-TARS-1.5-7B): steps and wall-clock seconds per task.
+DUDE_TABLE7_OVERHEAD = {
+    "vanilla": {"steps": 17.65, "seconds": 217.62},
+    "DUDE": {"steps": 3.58, "seconds": 48.47},
+}
+
+# DUDE Section 5.7: tokens the Stage-2 experience context adds at inference (~low-high).
+DUDE_EXPERIENCE_TOKENS = (200, 400)
+
+# ---------------------------------------------------------------------------------------------
+# DUDE: Stage-2 hyperparameter ablations (Appendix H, Tables 18-19; Qwen3-VL-4B)
+# ---------------------------------------------------------------------------------------------
+
+# DUDE Table 18 (caption "Init: S=459, F=351"): pool sizes before Stage 2.
+DUDE_TABLE18_INITIAL_POOLS = {"success": 459, "failure": 351}
+
+# DUDE Table 19 caption: the failure and success-anchor batch sizes of the iteration sweep.
+DUDE_TABLE19_BATCH_SIZES = {"B_f": 15, "B_s": 5}
+
+# DUDE Table 19 (|B_f| = 15, |B_s| = 5): final success count per maximum iterations T.
+DUDE_TABLE19_FINAL_SUCCESS = {
+    10: 471,
+    20: 483,
+    30: 497,
+    40: 499,
+    50: 505,
+    60: 502,
+    70: 509,
+    80: 504,
+}
+
+# DUDE Table 19: range (lowest, highest) of the final success count once T >= 30.
+DUDE_TABLE19_FINAL_SUCCESS_RANGE = (497, 509)

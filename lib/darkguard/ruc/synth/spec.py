@@ -1,0 +1,115 @@
+"""Page specifications: which pages RUC-synth builds, and each page's HTML and metadata."""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+from dataclasses import dataclass
+
+import numpy as np
+
+from darkguard.ruc.clicks import sample_rng
+from darkguard.ruc.schema import NORMAL_CATEGORY
+from darkguard.ruc.synth.content import domain_copy
+from darkguard.ruc.synth.page import Page, text_w
+from darkguard.ruc.synth.patterns import apply_deception, apply_normal
+from darkguard.ruc.synth.style import FONTS, PALETTES, sample_style
+
+MAX_BANNER = 116  # tallest banner slot a pattern may add, plus its gap
+
+
+@dataclass(frozen=True)
+class PlannedPage:
+    id: str
+    domain: str
+    category: str
+
+    @property
+    def type(self) -> str:
+        return "Normal" if self.category == NORMAL_CATEGORY else "Deception"
+
+
+@dataclass(frozen=True)
+class PageSpec:
+    id: str
+    domain: str
+    type: str
+    category: str
+    task: str
+    width: int
+    height: int
+    html: str
+    meta: dict
+
+    @property
+    def sha256(self) -> str:
+        return hashlib.sha256(self.html.encode()).hexdigest()
+
+
+def plan_pages(
+    normal: int, deceptive: dict[str, int], domains: list[str], seed: int
+) -> list[PlannedPage]:
+    """Every page of the build: categories x domains balanced, ids in a seeded order."""
+    slots = []
+    for category, n in [(NORMAL_CATEGORY, normal), *sorted(deceptive.items())]:
+        slots += [(domains[i % len(domains)], category) for i in range(n)]
+    order = np.random.default_rng(seed).permutation(len(slots))
+    width = max(4, len(str(len(slots))))
+    return [PlannedPage(f"syn-{k + 1:0{width}d}", *slots[i]) for k, i in enumerate(order)]
+
+
+def _layout(
+    rng: np.random.Generator, width: int, height: int, font_size: int, button_h: int
+) -> dict:
+    sidebar = [None, "left", "right"][int(rng.choice(3, p=[0.4, 0.3, 0.3]))]
+    sidebar_w = int(rng.integers(200, 281))
+    pad, gap = int(rng.choice([16, 24, 32])), int(rng.choice([12, 16, 20]))
+    header_h, footer_h = int(rng.choice([56, 64, 72, 80])), int(rng.choice([40, 48]))
+    content_w = width - 2 * pad - (sidebar_w + gap if sidebar else 0)
+    cols = [c for c in (2, 3, 4, 5) if 210 <= (content_w - (c - 1) * gap) / c <= 440]
+    n_cols = int(rng.choice(cols))
+    min_card = 24 + int(font_size * 2.7) + 2 * int(font_size * 1.5) + button_h + 24 + 40
+    avail = height - footer_h - pad - (header_h + pad) - MAX_BANNER
+    rows = 2 if (avail - gap) // 2 >= min_card and rng.random() < 0.7 else 1
+    return dict(
+        sidebar=sidebar,
+        sidebar_w=sidebar_w,
+        pad=pad,
+        gap=gap,
+        header_h=header_h,
+        footer_h=footer_h,
+        cols=n_cols,
+        rows=rows,
+    )
+
+
+def make_page(plan: PlannedPage, viewports: list[list[int]], seed: int) -> PageSpec:
+    """The deterministic page of `plan` (depends only on the seed and the page id)."""
+    rng = sample_rng(seed, plan.id)
+    width, height = (int(v) for v in viewports[int(rng.integers(len(viewports)))])
+    style = sample_style(rng)
+    layout = _layout(rng, width, height, style.font_size, style.button_h)
+    copy = domain_copy(plan.domain, layout["cols"] * layout["rows"], rng)
+    page = Page(width=width, height=height, style=style, copy=copy, rng=rng, **layout)
+    nav_room = width - 2 * page.pad - 190 - int(min(320, width * 0.2)) - 160
+    nav, used = [], 0
+    for name in copy.nav:  # keep only the navigation links that fit the header
+        used += text_w(name, style.font_size, 8) + 14
+        if used <= nav_room:
+            nav.append(name)
+    page.copy = dataclasses.replace(copy, nav=nav)
+    page.target = int(rng.integers(page.cols * page.rows))
+    if plan.type == "Normal":
+        variant = apply_normal(page, rng)
+    else:
+        variant = apply_deception(page, plan.category, rng)
+    meta = {
+        "variant": variant,
+        "font": FONTS.index(style.font),
+        "palette": PALETTES.index(style.palette),
+        "sidebar": layout["sidebar"] or "none",
+        "grid": [page.cols, page.rows],
+    }
+    return PageSpec(
+        plan.id, plan.domain, plan.type, plan.category, page.task, width, height, page.html(), meta
+    )

@@ -1,0 +1,258 @@
+"""The `guard_eval` stage (`darkguard evaluate`, notebook 05): every agent of the profile alone
+(vanilla) and with DUDE (each evaluator of the profile gating its clicks, Stage-2 experience in
+the evaluator's guidance block), on the paper's test suite (5.1)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from darkguard import cache, paths
+from darkguard.agents import Agent
+from darkguard.agents.offline import OfflineAgent
+from darkguard.agents.vlm import VLMAgent
+from darkguard.config import Config, GuardEvalParams, view
+from darkguard.defenses.dude.evaluator import Evaluator, evaluator_aids
+from darkguard.defenses.dude.gate import DudeGate
+from darkguard.envs.ruc_static import RucStaticEnv, task_suite
+from darkguard.io import InputError
+from darkguard.loop import T_MAX, run_episodes, run_journaled
+from darkguard.metrics.clicks import Episode, agent_alone_metrics, episode_metrics, metrics_by
+from darkguard.models.backends import Backend, load_backend
+from darkguard.models.identity import spec_identity
+from darkguard.models.registry import resolve_spec
+from darkguard.models.spec import ModelSpec
+from darkguard.ruc.validate import load_records
+
+# The params.yaml keys the stage reads (dvc.yaml lists them as its `params`).
+PARAMS = (
+    "base.profile",
+    "base.seed",
+    "data.out_dir",
+    "models",
+    "guard_eval.split",
+    "guard_eval.per_domain",
+    "guard_eval.t_max",
+    "guard_eval.batch_tasks",
+    "guard_eval.agents",
+    "guard_eval.evaluators",
+    "guard_eval.experience",
+)
+
+
+@dataclass
+class GuardRun:
+    agent: str
+    evaluator: str | None  # None: the vanilla agent
+    episodes: list[Episode]
+
+    @property
+    def metrics(self) -> dict[str, float]:
+        return episode_metrics(self.episodes)
+
+    @property
+    def by_domain(self) -> dict[str, dict[str, float]]:
+        return metrics_by(self.episodes, "domain")
+
+
+def read_experience(path: str | Path | None) -> str | None:
+    """The Stage-2 experience text (None when no path is given)."""
+    if path is None:
+        return None
+    file = paths.resolve(str(path))
+    if not file.is_file():
+        raise InputError(f"{file}: no Stage-2 experience (run the stage2_summarize stage)")
+    return file.read_text(encoding="utf-8").strip() or None
+
+
+def make_agent(spec: ModelSpec) -> tuple[Agent, Backend | None]:
+    """The agent for a spec, and its backend (None for the offline agent)."""
+    if spec.backend == "offline":
+        return OfflineAgent(), None
+    backend = load_backend(spec)
+    return VLMAgent(spec.name, backend), backend
+
+
+def ruc_task_opener(data_dir: Path):
+    """`open_task` of the loop for RUC records of `data_dir`: a static page environment, its
+    (screenshot, record) task, and the episode's empty record."""
+
+    def open_task(record: dict) -> tuple[RucStaticEnv, tuple, Episode]:
+        image = cache.decoded(Path(data_dir) / record["image_path"])
+        episode = Episode(
+            str(record["id"]),
+            record["type"],
+            str(record.get("domain", "")),
+            str(record.get("category", "")),
+        )
+        return RucStaticEnv(), (image, record), episode
+
+    return open_task
+
+
+def token_counter(backend: Backend | None):
+    """A callable returning the tokens `backend` used since the previous call (None: offline)."""
+    if backend is None or not hasattr(backend, "tokens_used"):
+        return None
+    last = [backend.tokens_used]
+
+    def used() -> int:
+        now = backend.tokens_used
+        delta, last[0] = now - last[0], now
+        return delta
+
+    return used
+
+
+def agent_alone(
+    agent: Agent, data_dir: Path, records: list[dict], batch: int = 16
+) -> tuple[list[Episode], dict[str, float]]:
+    """The agent alone on `records` for one step, `batch` tasks at a time (without an evaluator
+    nothing is fed back and a static screenshot does not change, so a greedy agent would repeat
+    its click: one step decides the outcome), and its SR / DFR / NFR (`agent_alone_metrics`)."""
+    open_task = ruc_task_opener(data_dir)
+    episodes = []
+    for start in range(0, len(records), batch):
+        tasks = [open_task(r) for r in records[start : start + batch]]
+        episodes += run_episodes(agent, None, tasks, t_max=1)
+    return episodes, agent_alone_metrics(episodes)
+
+
+@dataclass(frozen=True)
+class Gate:
+    """An evaluator as it gates the agent: its model, the experience in its guidance block, and
+    whether it gets its system prompt."""
+
+    label: str  # how tables name this setting
+    spec: ModelSpec
+    experience: str | None = None
+    system_prompt: bool = True
+
+
+def run_key(agent: ModelSpec, gate: Gate | None, t_max: int, batch: int = 1) -> str:
+    """A short hash of what a run depends on (settings, model weights, the episode code, the
+    batching, not where the files lie); a journal with another key starts afresh."""
+    parts = [spec_identity(agent), t_max, batch, _code_identity()]
+    if gate:
+        parts += [gate.label, spec_identity(gate.spec), gate.experience, gate.system_prompt]
+    blob = json.dumps(parts, sort_keys=True).encode()
+    return hashlib.sha256(blob).hexdigest()[:12]
+
+
+def _code_identity() -> str:
+    """The source of the modules that decide an episode's outcome."""
+    from darkguard import loop
+    from darkguard.agents import offline, perception, vlm
+    from darkguard.defenses.dude import evaluator, gate, inputs
+    from darkguard.envs import ruc_static
+    from darkguard.metrics import clicks
+    from darkguard.models import parsing, prompts
+
+    digest = hashlib.sha256()
+    modules = (offline, perception, vlm, loop, gate, evaluator, inputs, ruc_static, clicks)
+    for module in (*modules, parsing, prompts):
+        digest.update(Path(module.__file__).read_bytes())
+    return digest.hexdigest()
+
+
+def guard_runs(
+    agent_specs: list[ModelSpec],
+    gates: list[Gate],
+    data_dir: Path,
+    suite: list[dict],
+    journal_dir: Path,
+    t_max: int = T_MAX,
+    vanilla: bool = True,
+    batch: int = 1,
+) -> list[GuardRun]:
+    """Each agent vanilla (unless `vanilla` is False), then behind each gate, `batch` tasks at a
+    time in lockstep; every run journaled under `journal_dir` (an interrupted stage resumes).
+    A gate that repeats an earlier one's settings under another label takes its episodes (greedy
+    decoding: a second run would repeat them). Journals of other runs are removed."""
+    journal_dir.mkdir(parents=True, exist_ok=True)
+    backends: dict[ModelSpec, Backend] = {}
+    runs, kept = [], set()
+    for a_spec in agent_specs:
+        agent, agent_backend = make_agent(a_spec)
+        seen: dict[tuple, list[Episode]] = {}
+        for gate in [None, *gates] if vanilla else gates:
+            label = gate.label if gate else None
+            same = (gate.spec, gate.experience, gate.system_prompt) if gate else None
+            if same in seen:
+                runs.append(GuardRun(a_spec.name, label, seen[same]))
+                continue
+            key = run_key(a_spec, gate, t_max, batch)
+            journal = (
+                journal_dir / f"{a_spec.name}__{_slug(gate.label if gate else 'vanilla')}.jsonl"
+            )
+            _reset_if_other(journal, key)
+            defense = None
+            if gate:
+                if gate.spec not in backends:
+                    backends[gate.spec] = load_backend(gate.spec)
+                evaluator = Evaluator(
+                    backends[gate.spec], evaluator_aids(gate.spec), gate.system_prompt
+                )
+                defense = DudeGate(evaluator, gate.experience, gate.label)
+            episodes = run_journaled(
+                agent,
+                defense,
+                suite,
+                ruc_task_opener(data_dir),
+                journal,
+                t_max,
+                token_counter(agent_backend),
+                batch,
+            )
+            seen[same] = episodes
+            runs.append(GuardRun(a_spec.name, label, episodes))
+            kept |= {journal.name, journal.name + ".key"}
+    for stale in [*journal_dir.glob("*.jsonl"), *journal_dir.glob("*.jsonl.key")]:
+        if stale.name not in kept:
+            stale.unlink()
+    return runs
+
+
+def _slug(label: str) -> str:
+    return "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in label)
+
+
+def _reset_if_other(journal: Path, key: str) -> None:
+    """Start the journal afresh when it belongs to other settings."""
+    marker = journal.with_name(journal.name + ".key")
+    if not marker.is_file() or marker.read_text().strip() != key:
+        journal.unlink(missing_ok=True)
+        marker.write_text(key + "\n")
+
+
+@dataclass
+class GuardResult:
+    settings: GuardEvalParams
+    suite: list[dict]
+    experience: str | None
+    runs: list[GuardRun]
+
+
+def guard_dir() -> Path:
+    """Episode journals of the guard evaluation."""
+    return paths.data_dir() / "guard"
+
+
+def run(cfg: Config) -> GuardResult:
+    """The stage: the suite, the profile's agents and evaluators, the Stage-2 experience."""
+    cfg = view(cfg, PARAMS)
+    settings = cfg.guard_eval
+    data_dir = paths.resolve(cfg.data.out_dir)
+    records = load_records(data_dir, f"{settings.split}.json")
+    suite = task_suite(records, settings.per_domain, cfg.base.seed)
+    experience = read_experience(settings.experience)
+    agents = [resolve_spec(name, "agent", cfg) for name in settings.agents]
+    gates = [
+        Gate(name, resolve_spec(name, "evaluator", cfg), experience) for name in settings.evaluators
+    ]
+    runs = guard_runs(
+        agents, gates, data_dir, suite, guard_dir(), settings.t_max, batch=settings.batch_tasks
+    )
+    return GuardResult(settings, suite, experience, runs)

@@ -1,0 +1,117 @@
+"""The `stage1_grpo` stage: train the profile's evaluator with hybrid-reward GRPO, compare it with
+the starting evaluator on the valid split, and write the failure and success pools."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from darkguard import paths
+from darkguard.config import Config, view
+from darkguard.defenses.dude.evaluator import evaluator_aids, tuned_spec
+from darkguard.defenses.dude.stage1 import Pools, collect_pools, grpo_rows, train_grpo
+from darkguard.io import InputError, read_json, read_jsonl, write_json, write_jsonl
+from darkguard.models.backends import load_backend
+from darkguard.models.identity import spec_identity
+from darkguard.models.registry import resolve_spec
+from darkguard.models.spec import ModelSpec
+from darkguard.reuse import reuse_trained
+from darkguard.ruc.validate import records_by_id
+
+# The params.yaml keys the stage reads (dvc.yaml lists them as its `params`).
+PARAMS = (
+    "base.profile",
+    "base.seed",
+    "data.out_dir",
+    "models",
+    "stage1.reward",
+    "stage1.pool_split",
+    "stage1.grpo",
+)
+
+
+def stage_dir() -> Path:
+    return paths.data_dir() / "stage1"
+
+
+@dataclass
+class Stage1Result:
+    evaluator: ModelSpec
+    tuned: ModelSpec
+    log_history: list[dict]
+    before: Pools | None  # the starting evaluator on the valid clicks (None: not judged)
+    after: Pools  # the tuned evaluator on the valid clicks
+    pools: Pools  # the tuned evaluator on the pool clicks (Stage 2's input)
+
+
+def _clicks(data_dir: Path, split: str) -> tuple[list[dict], dict[str, dict]]:
+    records = records_by_id(data_dir)
+    path = data_dir / "clicks" / f"{split}.jsonl"
+    if not path.is_file():
+        raise InputError(f"{path}: no clicks for split '{split}' (run the build_ruc stage)")
+    return read_jsonl(path), records
+
+
+def run(
+    cfg: Config,
+    out_dir: Path | None = None,
+    pools: bool = True,
+    reuse: bool | None = None,
+    before: bool = True,
+) -> Stage1Result:
+    """Train, evaluate before/after on the valid clicks, and write the pools under
+    `data/stage1/` (adapter/, log_history.json, trained_with.json, pools/{failure,success}.jsonl).
+
+    An adapter trained with the same settings is reused when `reuse` is True, or, with `reuse`
+    None, when `DARKGUARD_REUSE_TRAINED=1`. `pools=False` skips the pools and `before=False` the
+    starting evaluator's judgements (ablations: every variant starts from the same one)."""
+    cfg = view(cfg, PARAMS)
+    seed = cfg.base.seed
+    settings = cfg.stage1
+    data_dir = paths.resolve(cfg.data.out_dir)
+    out_dir = Path(out_dir or stage_dir())
+    spec = resolve_spec(None, "evaluator", cfg)
+    aids = evaluator_aids(spec)
+    train, records = _clicks(data_dir, "train")
+    valid, _ = _clicks(data_dir, "valid")
+    pool_clicks = _clicks(data_dir, settings.pool_split)[0] if pools else []
+
+    base = load_backend(spec)
+    start = collect_pools(base, data_dir, valid, records, settings.reward, aids) if before else None
+    trained_with = {
+        "evaluator": spec_identity(spec),  # not its folder: copies of the data reuse it
+        "seed": seed,
+        "grpo": settings.grpo.model_dump(),
+        "reward": settings.reward.model_dump(),
+    }
+    log_file, settings_file = out_dir / "log_history.json", out_dir / "trained_with.json"
+    reusable = log_file.is_file() and settings_file.is_file() and (out_dir / "adapter").is_dir()
+    reuse = reuse_trained() if reuse is None else reuse
+    if reuse and reusable and read_json(settings_file) == trained_with:
+        log = read_json(log_file)
+    else:
+        rows = grpo_rows(train, records, data_dir, base.max_pixels, aids)
+        del base
+        run = train_grpo(
+            spec.path,
+            rows,
+            out_dir / "adapter",
+            out_dir / "checkpoints",
+            settings.grpo,
+            settings.reward,
+            seed,
+            spec.device,
+        )
+        log = run.log_history
+        del run, rows
+        write_json(log_file, log)
+        write_json(settings_file, trained_with)
+    tuned = tuned_spec(spec, out_dir / "adapter")
+    backend = load_backend(tuned)
+    after = collect_pools(backend, data_dir, valid, records, settings.reward, aids)
+    if not pools:
+        return Stage1Result(spec, tuned, log, start, after, Pools([], [], {}))
+    collected = collect_pools(backend, data_dir, pool_clicks, records, settings.reward, aids)
+    write_jsonl(out_dir / "pools" / "failure.jsonl", collected.failure)
+    write_jsonl(out_dir / "pools" / "success.jsonl", collected.success)
+    return Stage1Result(spec, tuned, log, start, after, collected)

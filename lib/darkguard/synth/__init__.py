@@ -1,1 +1,0 @@
-"""RUC-synth: procedurally generated web pages with deceptive patterns, rendered in Chromium."""

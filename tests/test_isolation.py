@@ -1,0 +1,362 @@
+"""Agents and defenses see only observations: no runtime module of `darkguard.agents` or
+`darkguard.defenses` imports the environments' answer key (RUC schema, the RUC environment, the
+metrics, the loop) or reads its names, and in an episode they receive only screenshots, task
+texts, rejected clicks, observations and clicks.
+
+The offline training and evaluation side legitimately reads labelled data and is not scanned: the
+DUDE training code (reward, Stage 1, Stage 2 and its guidance check, warm-ups, summarizers, the
+evaluator's labelled-click runs) and the agent's supervised warm-up data (`agents/warmup.py`).
+What the gate uses of the evaluator at run time (`Evaluator.judge`, `judge_views`) is scanned.
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import json
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+import darkguard
+from darkguard.agents import Rejection
+from darkguard.defenses import Verdict
+from darkguard.defenses.dude.evaluator import Evaluator
+from darkguard.defenses.dude.gate import DudeGate
+from darkguard.envs import Observation
+from darkguard.loop import run_episodes
+from darkguard.models.parsing import Click
+from darkguard.ruc import schema
+from darkguard.stages.guard_eval import ruc_task_opener
+
+LIB = Path(darkguard.__file__).parent
+
+RUNTIME = [
+    "agents/__init__.py",
+    "agents/offline.py",
+    "agents/perception.py",
+    "agents/vlm.py",
+    "defenses/__init__.py",
+    "defenses/dude/__init__.py",
+    "defenses/dude/gate.py",
+    "defenses/dude/inputs.py",
+]
+TRAINING = [
+    "agents/warmup.py",  # supervised warm-up rows of a tiny agent (clicks on the correct box)
+    *(
+        f"defenses/dude/{name}.py"
+        for name in (
+            "reward",
+            "stage1",
+            "stage2",
+            "guidance",
+            "warmup",
+            "warmup_guidance",
+            "summarizers",
+            "evaluator",
+        )
+    ),
+]
+FORBIDDEN_MODULES = (
+    "darkguard.ruc.schema",
+    "darkguard.envs.ruc_static",
+    "darkguard.metrics",
+    "darkguard.loop",
+)
+ANSWER_KEY = {
+    "correct_box",
+    "dark_box",
+    "bbox",
+    "click_label",
+    "grade",
+    "correct_bbox",
+    "dark_bbox",
+}
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(LIB.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def module_file(name: str) -> Path | None:
+    """The source file of a `darkguard` module (None: not a module of the package)."""
+    base = LIB.parent.joinpath(*name.split("."))
+    for candidate in (base.with_suffix(".py"), base / "__init__.py"):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def imported_modules(tree: ast.AST, package: str) -> set[str]:
+    """Every `darkguard` module an AST imports (at any depth, relative imports resolved),
+    `from X import name` counted as X.name when that is a module."""
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                origin = ".".join([*base, *([node.module] if node.module else [])])
+            else:
+                origin = node.module or ""
+            found.add(origin)
+            for alias in node.names:
+                if module_file(f"{origin}.{alias.name}") is not None:
+                    found.add(f"{origin}.{alias.name}")
+    darkguard_modules = {m for m in found if m == "darkguard" or m.startswith("darkguard.")}
+    # importing a module runs its packages' __init__ too
+    with_parents = set()
+    for m in darkguard_modules:
+        parts = m.split(".")
+        with_parents |= {".".join(parts[:i]) for i in range(1, len(parts) + 1)}
+    return with_parents
+
+
+def forbidden(module: str) -> bool:
+    return any(module == f or module.startswith(f + ".") for f in FORBIDDEN_MODULES)
+
+
+def answer_key_reads(tree: ast.AST) -> list[str]:
+    """Answer-key names read as attributes, names, imported names or string keys."""
+    hits = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and node.attr in ANSWER_KEY:
+            hits.append(f"line {node.lineno}: .{node.attr}")
+        elif isinstance(node, ast.Name) and node.id in ANSWER_KEY:
+            hits.append(f"line {node.lineno}: {node.id}")
+        elif isinstance(node, ast.alias) and node.name in ANSWER_KEY:
+            hits.append(f"import of {node.name}")
+        elif isinstance(node, ast.Constant) and node.value in ANSWER_KEY:
+            hits.append(f"line {node.lineno}: {node.value!r}")
+    return hits
+
+
+def parsed(relative: str) -> tuple[ast.AST, str]:
+    path = LIB / relative
+    package = module_name(path) if path.name == "__init__.py" else module_name(path.parent)
+    return ast.parse(path.read_text(), filename=str(path)), package
+
+
+def test_every_agent_and_defense_module_is_classified() -> None:
+    modules = sorted(
+        str(p.relative_to(LIB))
+        for folder in ("agents", "defenses")
+        for p in (LIB / folder).rglob("*.py")
+    )
+    assert modules == sorted(RUNTIME + TRAINING)
+
+
+@pytest.mark.parametrize("relative", RUNTIME)
+def test_runtime_modules_import_no_answer_key(relative: str) -> None:
+    tree, package = parsed(relative)
+    assert sorted(m for m in imported_modules(tree, package) if forbidden(m)) == []
+
+
+@pytest.mark.parametrize("relative", RUNTIME)
+def test_runtime_modules_read_no_answer_key(relative: str) -> None:
+    tree, _ = parsed(relative)
+    assert answer_key_reads(tree) == []
+
+
+def test_runtime_modules_reach_no_answer_key_through_their_imports() -> None:
+    """Following every `darkguard` import from the runtime modules (the training side's own
+    imports aside: the gate takes only `Evaluator` from the evaluator) reaches no forbidden
+    module."""
+    training = {module_name(LIB / t) for t in TRAINING}
+    seen: set[str] = set()
+    todo = [module_name(LIB / r) for r in RUNTIME]
+    reached = {}
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        file = module_file(name)
+        if file is None or name in training:
+            continue
+        package = name if file.name == "__init__.py" else name.rpartition(".")[0]
+        for imported in imported_modules(ast.parse(file.read_text()), package):
+            reached.setdefault(imported, name)
+            todo.append(imported)
+    assert {m: reached[m] for m in reached if forbidden(m)} == {}
+    assert "darkguard.defenses.dude.evaluator" in seen  # the one training module on the path
+
+
+def test_the_gate_uses_only_the_evaluators_judging_of_observations() -> None:
+    gate, _ = parsed("defenses/dude/gate.py")
+    from_evaluator = [
+        alias.name
+        for node in ast.walk(gate)
+        if isinstance(node, ast.ImportFrom) and node.module == "darkguard.defenses.dude.evaluator"
+        for alias in node.names
+    ]
+    assert from_evaluator == ["Evaluator"]
+    evaluator, _ = parsed("defenses/dude/evaluator.py")
+    (cls,) = [n for n in evaluator.body if isinstance(n, ast.ClassDef) and n.name == "Evaluator"]
+    methods = {n.name: n for n in cls.body if isinstance(n, ast.FunctionDef)}
+    for name in ("__init__", "max_pixels", "judge", "judge_views"):
+        assert answer_key_reads(methods[name]) == [], name
+        calls = {
+            n.func.id
+            for n in ast.walk(methods[name])
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+        }
+        assert not calls & {"click_conversations", "labelled_clicks", "judgement_metrics"}
+
+
+def test_the_scan_finds_what_it_looks_for() -> None:
+    """The scanners on code that does read the answer key."""
+    tree = ast.parse(
+        "from darkguard.ruc import schema\n"
+        "from darkguard import loop\n"
+        "from ..metrics.clicks import Episode\n"
+        "import darkguard.envs.ruc_static\n"
+        "def f(record, env, click):\n"
+        "    return record['correct_box'], env.grade(click), record.get('bbox')\n"
+    )
+    modules = imported_modules(tree, "darkguard.agents")
+    assert sorted(m for m in modules if forbidden(m)) == [
+        "darkguard.envs.ruc_static",
+        "darkguard.loop",
+        "darkguard.metrics",
+        "darkguard.metrics.clicks",
+        "darkguard.ruc.schema",
+    ]
+    assert len(answer_key_reads(tree)) == 3
+
+
+# --- at run time ------------------------------------------------------------------------------
+
+ALLOWED_LEAVES = (Image.Image, str, int, float, bool, type(None))
+
+
+def leaves(value, where: str = "") -> list[tuple[str, object]]:
+    """Every leaf of a received argument, descending into lists, tuples and the dataclasses an
+    agent or a defense may receive; anything else (a dict, a record, an unknown object) is a
+    leaf of its own and fails the check."""
+    if isinstance(value, list | tuple):
+        return [leaf for i, v in enumerate(value) for leaf in leaves(v, f"{where}[{i}]")]
+    if isinstance(value, Observation | Click | Rejection):
+        return [
+            leaf
+            for f in dataclasses.fields(value)
+            for leaf in leaves(getattr(value, f.name), f"{where}.{f.name}")
+        ]
+    return [(where, value)]
+
+
+class SpyAgent:
+    """Records every call; clicks a null corner first, then the page's centre."""
+
+    name = "spy"
+
+    def __init__(self) -> None:
+        self.calls: list[tuple] = []
+
+    def propose(self, image, task, rejected, *extra, **named):
+        self.calls.append((image, task, rejected, extra, named))
+        return Click(1.0, 1.0) if not rejected else Click(image.width / 2, image.height / 2)
+
+
+class SpyBatchAgent(SpyAgent):
+    def propose_many(self, requests, *extra, **named):
+        self.calls.append(("many", requests, extra, named))
+        return [(SpyAgent.propose(self, *request), 0) for request in requests]
+
+
+class SpyDefense:
+    """Records every call; rejects a click near the corner, allows any other."""
+
+    name = "spy"
+
+    def __init__(self) -> None:
+        self.calls: list[tuple] = []
+
+    def review_many(self, proposals, *extra, **named):
+        self.calls.append((proposals, extra, named))
+        return [Verdict(allow=c.x > 10, label=1 if c.x > 10 else 0) for _, c in proposals]
+
+
+@pytest.mark.parametrize("agent_class", [SpyAgent, SpyBatchAgent])
+def test_agents_and_defenses_receive_only_observations(release, agent_class) -> None:
+    records = json.loads((release / "full.json").read_text())
+    agent, defense = agent_class(), SpyDefense()
+    opener = ruc_task_opener(release)
+    episodes = run_episodes(agent, defense, [opener(r) for r in records])
+    assert len(episodes) == len(records) and all(len(e.steps) >= 2 for e in episodes)
+
+    tasks = {schema.task_text(r) for r in records}
+    singles = [c for c in agent.calls if c[0] != "many"]
+    assert len(singles) >= 2 * len(records)
+    for image, task, rejected, extra, named in singles:
+        assert isinstance(image, Image.Image) and image.mode == "RGB"
+        assert isinstance(task, str) and task in tasks
+        assert isinstance(rejected, list) and all(type(r) is Rejection for r in rejected)
+        assert extra == () and named == {}
+    for call in agent.calls:
+        if call[0] == "many":
+            _, requests, extra, named = call
+            assert extra == () and named == {} and isinstance(requests, list)
+            assert all(type(r) is tuple and len(r) == 3 for r in requests)
+
+    assert defense.calls
+    for proposals, extra, named in defense.calls:
+        assert extra == () and named == {} and isinstance(proposals, list)
+        for proposal in proposals:
+            assert type(proposal) is tuple and len(proposal) == 2
+            observation, click = proposal
+            assert type(observation) is Observation and type(click) is Click
+            assert isinstance(observation.image, Image.Image) and observation.task in tasks
+            assert [f.name for f in dataclasses.fields(observation)] == ["image", "task", "done"]
+            assert [f.name for f in dataclasses.fields(click)] == ["x", "y"]
+
+    received = leaves([c[:3] for c in singles]) + leaves([c[0] for c in defense.calls])
+    wrong = [
+        (where, type(v).__name__) for where, v in received if not isinstance(v, ALLOWED_LEAVES)
+    ]
+    assert wrong == []
+    # a screenshot carries no answer key in its metadata either
+    images = [v for _, v in received if isinstance(v, Image.Image)]
+    assert images and not any(name in str(im.info) for im in images for name in ANSWER_KEY)
+
+
+class SpyBackend:
+    """An evaluator backend that records what it is sent; judges every click benign."""
+
+    max_pixels = 128 * 128
+
+    def __init__(self) -> None:
+        self.seen: list = []
+
+    def generate(self, conversations, max_new_tokens=None):
+        self.seen += conversations
+        return ["<judge>1</judge> <conf>0.9</conf>"] * len(conversations)
+
+
+def test_the_dude_gate_sends_its_model_only_the_observation_and_the_click(release) -> None:
+    records = json.loads((release / "full.json").read_text())
+    backend = SpyBackend()
+    gate = DudeGate(Evaluator(backend), "- judge such clicks 1.")
+    opener = ruc_task_opener(release)
+    episodes = run_episodes(SpyAgent(), gate, [opener(r) for r in records])
+    assert len(backend.seen) == sum(len(e.steps) for e in episodes) >= len(records)
+
+    def parts(value):
+        if isinstance(value, list | tuple):
+            return [p for v in value for p in parts(v)]
+        if isinstance(value, dict):
+            assert set(value) <= {"role", "content", "type", "text", "image"}, set(value)
+            return [p for v in value.values() for p in parts(v)]
+        return [value]
+
+    sent = parts(backend.seen)
+    assert all(isinstance(p, str | Image.Image) for p in sent)
+    texts = " ".join(p for p in sent if isinstance(p, str))
+    assert not any(name in texts for name in ANSWER_KEY)
+    for record in records:  # no box of the answer key is written out
+        for box in (schema.correct_bbox(record), schema.dark_bbox(record)):
+            if box:
+                assert str(box) not in texts and ", ".join(map(str, box)) not in texts
