@@ -97,6 +97,21 @@ def _cmd_judge(args: argparse.Namespace) -> int:
     return 0
 
 
+def _task_records(args: argparse.Namespace, sample=None) -> list[dict]:
+    """The validated records of `--data` (its `--split` file when given), sampled by `sample`
+    when `--per-domain` is set, then cut to `--limit`."""
+    from darkguard.ruc.validate import validate_dir
+
+    report = validate_dir(Path(args.data))
+    report.raise_for_issues()
+    records = (
+        report.files.get(f"{args.split}.json", report.records) if args.split else report.records
+    )
+    if sample is not None and getattr(args, "per_domain", None):
+        records = sample(records)
+    return records[: args.limit] if args.limit else records
+
+
 def _cmd_agent(args: argparse.Namespace) -> int:
     import json
 
@@ -105,17 +120,11 @@ def _cmd_agent(args: argparse.Namespace) -> int:
     from darkguard.config import load_config
     from darkguard.models.backends import load_backend
     from darkguard.models.registry import resolve_spec
-    from darkguard.ruc.validate import validate_dir
     from darkguard.stages.guard_eval import agent_alone
 
     cfg = load_config(Path(args.params) if args.params else None)
     spec = resolve_spec(args.agent, "agent", cfg)
-    report = validate_dir(Path(args.data))
-    report.raise_for_issues()
-    records = (
-        report.files.get(f"{args.split}.json", report.records) if args.split else report.records
-    )
-    records = records[: args.limit] if args.limit else records
+    records = _task_records(args)
     agent = OfflineAgent() if spec.backend == "offline" else VLMAgent(spec.name, load_backend(spec))
     start = time.perf_counter()
     _, m = agent_alone(agent, Path(args.data), records)
@@ -140,7 +149,6 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
     from darkguard.config import load_config
     from darkguard.envs.ruc_static import task_suite
     from darkguard.models.registry import resolve_spec
-    from darkguard.ruc.validate import validate_dir
     from darkguard.stages.guard_eval import Gate, guard_runs, read_experience
 
     cfg = load_config(Path(args.params) if args.params else None)
@@ -150,14 +158,7 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
     if args.evaluator:
         spec = resolve_spec(args.evaluator, "evaluator", cfg)
         gates = [Gate(spec.name, spec, experience)]
-    report = validate_dir(Path(args.data))
-    report.raise_for_issues()
-    records = (
-        report.files.get(f"{args.split}.json", report.records) if args.split else report.records
-    )
-    if args.per_domain:
-        records = task_suite(records, args.per_domain, cfg.base.seed)
-    records = records[: args.limit] if args.limit else records
+    records = _task_records(args, lambda rs: task_suite(rs, args.per_domain, cfg.base.seed))
     with tempfile.TemporaryDirectory() as tmp:
         journals = Path(args.journal) if args.journal else Path(tmp)
         runs = guard_runs(

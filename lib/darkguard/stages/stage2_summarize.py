@@ -103,7 +103,7 @@ def run(cfg: Config) -> Stage2Result:
     for t in settings.sweeps.iterations:
         s = loop(settings.loop.model_copy(update={"max_iterations": t}))
         sweeps.append({"sweep": "iterations", "max_iterations": t, **_summary(s)})
-    tokenizer = getattr(judge.backend, "tokenizer", None)
+    tokenizer = getattr(judge.evaluator.backend, "tokenizer", None)
     text = state.experience
     tokens = len(tokenizer(text)["input_ids"]) if tokenizer else len(text.split())
     check = guidance_check(judge, valid, text)
