@@ -94,7 +94,7 @@ def test_the_profile_is_resolved_once() -> None:
     assert cfg.guard_eval.agents == written["guard_eval"]["agents"]["tiny"]
     assert cfg.stage2.summarizer == "offline"
     assert cfg.ablations.agent == written["ablations"]["agent"]["tiny"]
-    assert [a.changes() for a in cfg.ablations.observation_aids] == [{"zoom": True}]
+    assert [a.changes() for a in cfg.ablations.observation_aids] == [{"zoom": False, "ocr": False}]
     paper = cfg.for_profile("paper")
     assert paper.stage1.grpo.model_dump() == written["stage1"]["grpo"]["paper"]
     assert isinstance(paper.stage2.summarizer, ModelEntry)

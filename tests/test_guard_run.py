@@ -252,3 +252,128 @@ def test_hf_backend_counts_tokens_per_conversation(tiny_model) -> None:
     texts, tokens = generate_counted(backend, talk)
     assert len(texts) == 3 and tokens == backend.last_tokens and sum(tokens) == backend.tokens_used
     assert tokens[1] > tokens[2] > tokens[0]  # padding is not counted
+
+
+class TrapAgent:
+    """Clicks the deceptive box's centre on a deceptive page until rejected, then the correct
+    box's centre; counts calls."""
+
+    name = "trap"
+
+    def __init__(self, records: list[dict]) -> None:
+        self.boxes = {
+            schema.task_text(r): (schema.dark_bbox(r), schema.correct_bbox(r)) for r in records
+        }
+        self.calls = 0
+
+    def propose(self, image, task, rejected):
+        self.calls += 1
+        dark, correct = self.boxes[task]
+        return Click(*schema.centroid(dark if dark and not rejected else correct))
+
+
+def staged_config(release, tmp_path, **overrides):
+    """params.yaml on the release fixture: one offline agent, the oracle at accuracies 1 and 0."""
+    from darkguard.config import load_config
+
+    experience = tmp_path / "experience.txt"
+    experience.write_text("- judge such clicks 1.\n")
+    values = {
+        "data.out_dir": str(release),
+        "guard_eval.split": "full",
+        "guard_eval.experience": str(experience),
+        "guard_eval.agents": {"tiny": ["a"], "paper": ["a"]},
+        "guard_eval.evaluators": {"tiny": ["e"], "paper": ["e"]},
+        "guard_eval.oracle": {"agent": {"tiny": "a", "paper": "a"}, "accuracies": [1.0, 0.0]},
+        "guard_eval.gate": {"tiny": "label", "paper": "label"},  # fake evaluators: no probs
+    }
+    return load_config().override({**values, **overrides}).for_profile("tiny")
+
+
+class AllowingGate:
+    """Stands in for DUDE's gate (no image processing): allows every click, 11 tokens each."""
+
+    def __init__(self, evaluator, experience, name, threshold=None) -> None:
+        self.name = name
+
+    def review_many(self, proposals):
+        return [Verdict(allow=True, label=1, tokens=11) for _ in proposals]
+
+
+@pytest.fixture
+def staged(release, monkeypatch):
+    """The stage's models replaced: the trap agent, a gate that allows every click."""
+    from darkguard.stages import guard_eval
+
+    records = fixture_records(release)
+    agent = TrapAgent(records)
+
+    def spec(name, role, cfg):
+        return ModelSpec(name, backend="offline") if role == "agent" else ModelSpec(name, path="/x")
+
+    monkeypatch.setattr(guard_eval, "resolve_spec", spec)
+    monkeypatch.setattr(guard_eval, "make_agent", lambda spec: (agent, None))
+    monkeypatch.setattr(guard_eval, "load_backend", lambda spec: FixedBackend(1))
+    monkeypatch.setattr(guard_eval, "evaluator_aids", lambda spec: PAPER_INPUTS)
+    monkeypatch.setattr(guard_eval, "DudeGate", AllowingGate)
+    return agent
+
+
+def test_the_stage_adds_oracle_rows_and_their_break_even(
+    release, tmp_path, workdirs, staged
+) -> None:
+    from darkguard.reports.guard_eval import write_guard_reports
+    from darkguard.stages import guard_eval
+
+    cfg = staged_config(release, tmp_path)
+    result = guard_eval.run(cfg)
+    assert [(r.evaluator, r.oracle) for r in result.runs] == [
+        (None, False),
+        ("e", False),
+        ("oracle@1.0", True),
+        ("oracle@0.0", True),
+    ]
+    assert [r.experience for r in result.runs] == [None, cfg.guard_eval.experience, None, None]
+    sr = [r.metrics["SR"] for r in result.runs]
+    # the trap agent falls for 2 of the 5 pages alone; a perfect oracle blocks both traps, an
+    # always-wrong one never allows a correct click
+    assert (sr[0], sr[2], sr[3]) == (60.0, 100.0, 0.0)
+    calls = staged.calls
+    assert guard_eval.run(cfg).runs[2].metrics == result.runs[2].metrics
+    assert staged.calls == calls  # every run read back from its journal
+
+    tables = write_guard_reports(result, "tiny")
+    data, reports = workdirs
+    assert sorted(p.name for p in (data / "guard").glob("*.jsonl")) == [
+        "a__e.jsonl",
+        "a__oracle_0_0.jsonl",
+        "a__oracle_1_0.jsonl",
+        "a__vanilla.jsonl",
+    ]
+    guard = json.loads((reports / "metrics" / "guard.json").read_text())
+    assert [(r["evaluator"], r["oracle"], r["experience"]) for r in guard["runs"]] == [
+        (None, False, None),
+        ("e", False, cfg.guard_eval.experience),
+        ("oracle@1.0", True, None),
+        ("oracle@0.0", True, None),
+    ]
+    assert all({"agent", "SR", "DFR", "NFR"} <= set(r) for r in guard["runs"])
+    assert guard["oracle_agent"] == "a" and guard["oracle_ceiling"] == 100.0
+    assert guard["oracle_break_even"] == pytest.approx(0.6)  # 0 + (60 - 0) / (100 - 0)
+    oracle = tables["guard/oracle"]
+    assert list(oracle["setting"]) == ["vanilla", "w/ oracle@1.0", "w/ oracle@0.0"]
+    assert list(oracle["SR vs vanilla (pp)"]) == [0.0, 40.0, -60.0]
+    assert (reports / "tables" / "guard" / "oracle.md").is_file()
+    for name in ("guard/domains", "guard/failure_modes", "guard/overhead", "guard/outcomes"):
+        assert not tables[name]["setting"].str.contains("oracle").any(), name
+    assert list(tables["guard/gains"]["evaluator"]) == ["e"]
+
+
+def test_the_oracle_agent_must_be_one_of_the_agents(release, tmp_path, workdirs, staged) -> None:
+    from darkguard.io import InputError
+    from darkguard.stages import guard_eval
+
+    oracle = {"agent": {"tiny": "b", "paper": "a"}, "accuracies": [1.0]}
+    cfg = staged_config(release, tmp_path, **{"guard_eval.oracle": oracle})
+    with pytest.raises(InputError, match=r"guard_eval\.oracle\.agent\.tiny: 'b'"):
+        guard_eval.run(cfg)

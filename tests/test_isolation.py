@@ -39,6 +39,7 @@ RUNTIME = [
     "agents/vlm.py",
     "defenses/__init__.py",
     "defenses/dude/__init__.py",
+    "defenses/dude/click_text.py",
     "defenses/dude/gate.py",
     "defenses/dude/inputs.py",
 ]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 
 import numpy as np
 import pytest
@@ -205,10 +206,83 @@ def test_cli_judge_on_the_release_fixture(release, tiny_model, tmp_path, capsys)
     )
     text = capsys.readouterr().out
     assert "on 13 clicks" in text and "C4 (deceptive judged benign)" in text
+    assert f"evaluator {tiny_model.name}, adapter none" in text  # an explicit SPEC: no adapter
     metrics = json.loads(out.read_text())
     assert metrics["n"] == 13  # 5 benign + 3 deceptive + 5 null
     total = metrics["pass_rate"] + metrics["parse_failure_rate"] + metrics["out_of_domain_rate"]
     assert total <= 1.0
+    per_label = metrics["label_accuracy"]
+    assert [row["n"] for row in per_label.values()] == [5, 5, 3]  # benign, null, deceptive
+    right = sum(row["right"] for row in per_label.values())
+    assert metrics["pass_rate"] == round(right / 13, 4) and metrics["adapter"] is None
+    line = next(t for t in text.splitlines() if "accuracy per label" in t)
+    assert all(name in line for name in ("benign (1)", "null (0)", "deceptive (-1)"))
+
+
+def test_label_accuracy_hand_computed() -> None:
+    from darkguard.cli import label_accuracy
+
+    labels = [1, 1, 0, -1, -1, -1]
+    outputs = [
+        Judgement(1, 0.9),
+        ParseFailure("x"),
+        Judgement(0, 0.5),
+        Judgement(1, 0.8),
+        Judgement(-1, 0.8),
+        OutOfDomain(2, 0.5),
+    ]
+    table = label_accuracy(labels, outputs)
+    assert table["benign (1)"] == {"accuracy": 0.5, "right": 1, "n": 2}
+    assert table["null (0)"] == {"accuracy": 1.0, "right": 1, "n": 1}
+    assert table["deceptive (-1)"] == {"accuracy": 0.3333, "right": 1, "n": 3}
+    assert math.isnan(label_accuracy([1], [Judgement(1, 0.9)])["null (0)"]["accuracy"])
+
+
+def save_adapter(model_dir, adapter_dir) -> None:
+    """A random LoRA adapter on the tiny model, saved as Stage 1 saves its own."""
+    from peft import LoraConfig, get_peft_model
+    from transformers import AutoModelForImageTextToText
+
+    model = AutoModelForImageTextToText.from_pretrained(model_dir, local_files_only=True)
+    config = LoraConfig(r=2, lora_alpha=4, target_modules=["q_proj", "v_proj"])
+    get_peft_model(model, config).save_pretrained(adapter_dir)
+
+
+def test_cli_judge_defaults_to_the_guards_evaluator(
+    release, tiny_model, workdirs, tmp_path, capsys
+) -> None:
+    data, _ = workdirs
+    (data / "models").mkdir(parents=True)
+    (data / "models" / "evaluator-small").symlink_to(tiny_model)  # the tiny default_evaluator
+    args = ["judge", "--data", str(release), "--limit", "4"]
+    assert main(args) == 0  # Stage 1 not trained: the evaluator as built
+    text = capsys.readouterr().out
+    assert "evaluator evaluator_small (the profile's default), adapter none" in text
+    assert "on 4 clicks" in text and "accuracy (pass rate)" in text
+
+    save_adapter(tiny_model, data / "stage1" / "adapter")
+    out = tmp_path / "m.json"
+    assert main([*args, "--out", str(out)]) == 0  # trained: with the Stage-1 adapter
+    text = capsys.readouterr().out
+    expected = (
+        "evaluator evaluator_small+stage1 (the profile's default), adapter data/stage1/adapter"
+    )
+    assert expected in text
+    metrics = json.loads(out.read_text())
+    assert metrics["evaluator"] == "evaluator_small+stage1"
+    assert metrics["adapter"] == "data/stage1/adapter"
+
+    assert main([*args, "--adapter", "none"]) == 0  # the evaluator alone on request
+    assert "evaluator evaluator_small (the profile's default), adapter none" in (
+        capsys.readouterr().out
+    )
+    spec = ["--evaluator", str(tiny_model), "--adapter", str(data / "stage1" / "adapter")]
+    assert main([*args, *spec]) == 0  # an explicit SPEC takes an adapter only when asked
+    assert f"evaluator {tiny_model.name}+stage1, adapter data/stage1/adapter" in (
+        capsys.readouterr().out
+    )
+    assert main([*args, "--adapter", str(tmp_path)]) == 2
+    assert "not a LoRA adapter folder" in capsys.readouterr().err
 
 
 def test_cli_judge_reports_a_missing_model(release, capsys) -> None:

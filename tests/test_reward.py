@@ -202,3 +202,119 @@ def test_reward_is_finite_and_bounded_for_any_text(text: str, label: int) -> Non
 def test_sign_matches_correctness(label, predicted, conf, x, y) -> None:
     r = reward(answer(predicted, round(conf, 2)), label, (x, y))
     assert (r > 0) == (label == predicted)
+
+
+# `distance` and `alpha_reading`: the defaults are the paper's formula with d in pixels.
+WIDE = {"alpha_min": 1e-9, "alpha_max": 1e9}  # bounds that never clip, to compare raw alphas
+
+
+def test_defaults_are_the_papers_formula_in_pixels() -> None:
+    assert RewardParams(**SWITCHES).distance == "pixels"
+    assert RewardParams(**SWITCHES).alpha_reading == "formula"
+    # C3: d = 10 px, S_0 / S_I = 0.88, beta = 0.04: alpha = 1 / (10 * 0.88) = 0.11364
+    expected = -(1 / ((10 + 1e-6) * 0.88)) * 1.04 * 0.8
+    assert reward(answer(1, 0.8), 0, (310, 150)) == pytest.approx(expected, rel=1e-9)
+    explicit = reward(answer(1, 0.8), 0, (310, 150), distance="pixels", alpha_reading="formula")
+    assert explicit == pytest.approx(expected, rel=1e-9)
+    rewards = hybrid_reward(
+        [answer(1, 0.8)],
+        label=[0],
+        click=[[310, 150]],
+        correct_box=[CORRECT],
+        dark_box=[DARK],
+        image_width=[W],
+        image_height=[H],
+        **SWITCHES,
+    )
+    assert rewards == pytest.approx([expected], rel=1e-9)
+
+
+def test_diagonal_distance_known_value() -> None:
+    # C3 again, d = 10 px over a diagonal of hypot(1000, 500) = 1118.03 px
+    d = 10 / math.hypot(W, H)
+    expected = -(1 / ((d + 1e-6) * 0.88)) * 1.04 * 0.8
+    got = reward(answer(1, 0.8), 0, (310, 150), distance="diagonal", **WIDE)
+    assert got == pytest.approx(expected, rel=1e-9)
+    # with the default bounds the far C4 error keeps its weight: alpha_max, not alpha_min
+    assert reward(answer(1, 0.9), -1, (700, 200), distance="diagonal") == pytest.approx(-90.0)
+    assert reward(answer(1, 0.9), -1, (700, 200)) == pytest.approx(-0.9)  # pixels: alpha_min
+
+
+def scaled(values, k: float) -> list[float]:
+    return [k * v for v in values]
+
+
+@pytest.mark.parametrize("reading", ["formula", "text"])
+@pytest.mark.parametrize(
+    ("label", "predicted", "click"),
+    [(0, 1, (310, 150)), (-1, 1, (700, 200)), (1, 0, (200, 150)), (-1, 0, (650, 280))],
+)
+def test_diagonal_distance_is_scale_invariant(label, predicted, click, reading) -> None:
+    def at(k: float, distance: str) -> float:
+        params = RewardParams(
+            **{**SWITCHES, **WIDE, "distance": distance, "alpha_reading": reading}
+        )
+        text = answer(predicted, 0.7)
+        return sample_reward(
+            text, label, scaled(click, k), scaled(CORRECT, k), scaled(DARK, k), k * W, k * H, params
+        )
+
+    assert at(2.0, "diagonal") == pytest.approx(at(1.0, "diagonal"), rel=1e-6)
+    assert at(2.0, "pixels") != pytest.approx(at(1.0, "pixels"), rel=1e-3)  # pixels: not
+
+
+def test_text_reading_reduces_the_penalty_near_the_boundary() -> None:
+    # L = 0 judged 1, 2 px and 8 px right of the correct box: alpha = 1 / (d * 0.88) (formula)
+    # or d * 0.88 (text), both inside [0.1, 10]
+    text = answer(1, 0.8)
+    near, far = (302, 150), (308, 150)
+    formula_near, formula_far = reward(text, 0, near), reward(text, 0, far)
+    text_near = reward(text, 0, near, alpha_reading="text")
+    text_far = reward(text, 0, far, alpha_reading="text")
+    assert formula_near < formula_far < 0  # the formula charges more near the boundary
+    assert text_far < text_near < 0  # the text's reading charges less
+    assert text_near == pytest.approx(-((2 + 1e-6) * 0.88) * 1.04 * 0.8)
+    assert text_far == pytest.approx(-((8 + 1e-6) * 0.88) * 1.04 * 0.8)
+
+
+def test_text_reading_reduces_the_penalty_for_small_regions() -> None:
+    # benign judged -1, 400 px from the dark box either way; a correct box 4x smaller
+    small = [150, 125, 250, 175]  # S_c = 5,000 vs 20,000
+    text, click = answer(-1, 0.5), (200, 150)
+    for reading, smaller_is_cheaper in (("formula", False), ("text", True)):
+        big = reward(text, 1, click, alpha_reading=reading, **WIDE)
+        little = reward(text, 1, click, correct=small, alpha_reading=reading, **WIDE)
+        assert (little > big) == smaller_is_cheaper
+
+
+def test_text_reading_limits() -> None:
+    text = answer(0, 0.5)
+    degenerate = [100, 100, 100, 200]  # S_c = 0: the text's alpha takes its lower bound
+    assert reward(text, 1, (100, 150), correct=degenerate, alpha_reading="text") == pytest.approx(
+        -0.1 * 0.5
+    )
+    # no dark box to be near (d infinite): the upper bound
+    assert reward(answer(-1, 0.5), 1, (200, 150), dark=None, alpha_reading="text") == (
+        pytest.approx(-10 * 0.5)
+    )
+
+
+def test_unknown_switch_values_are_refused() -> None:
+    with pytest.raises(ValueError, match="distance"):
+        RewardParams(**SWITCHES, distance="inches")
+    with pytest.raises(ValueError, match="alpha_reading"):
+        reward(answer(1, 0.5), 0, (310, 150), alpha_reading="both")
+
+
+def test_params_yaml_defaults_and_ablation_rows() -> None:
+    from darkguard.config import load_config
+
+    cfg = load_config()
+    reward_params = cfg.stage1.reward
+    assert (reward_params.distance, reward_params.alpha_reading) == ("pixels", "formula")
+    rows = {name: v.changes() for name, v in cfg.ablations.reward_variants.items()}
+    assert rows["scale-free distance"] == {"distance": "diagonal"}
+    assert rows["text's alpha"] == {"alpha_reading": "text"}
+    for changes in rows.values():  # as the ablations stage applies them
+        varied = cfg.override({f"stage1.reward.{k}": v for k, v in changes.items()})
+        assert varied.stage1.reward.model_dump() == {**reward_params.model_dump(), **changes}

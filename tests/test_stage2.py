@@ -4,8 +4,17 @@ from __future__ import annotations
 
 import random
 
-from darkguard.config import LoopParams
-from darkguard.defenses.dude.stage2 import cap_words, sample_failures, summarize_experience
+import pytest
+
+from darkguard.config import LoopParams, load_config
+from darkguard.defenses.dude.stage2 import (
+    PoolJudge,
+    Validation,
+    accepts,
+    cap_words,
+    sample_failures,
+    summarize_experience,
+)
 
 
 def loop(**changes) -> LoopParams:
@@ -16,9 +25,16 @@ def loop(**changes) -> LoopParams:
         "max_iterations": 50,
         "patience": 3,
         "max_experience_words": 300,
+        "acceptance": "last",
         "seed": 42,
     }
     return LoopParams(**{**values, **changes})
+
+
+def rates(*values: float):
+    """validate() answering the pass rates `values` in turn (benign acceptance 1)."""
+    it = iter(values)
+    return lambda x: Validation(next(it), 1.0)
 
 
 def sample(cid: str, label: int) -> dict:
@@ -56,10 +72,9 @@ def test_pool_dynamics_exactly() -> None:
         "rule 3": {"f3", "s2", "s1", "f1", "f2"},  # fixes f3 and s2 again
     }
     summarizer, judge = ScriptedSummarizer(), scripted_judge(script)
-    rates = iter([0.5, 0.6, 0.7, 0.8])
     params = loop(failure_batch=10, anchor_batch=10, max_iterations=10)
     state = summarize_experience(
-        failures, successes, summarizer, judge, lambda x: next(rates), params
+        failures, successes, summarizer, judge, rates(0.5, 0.6, 0.7, 0.8), params
     )
 
     # iteration 1: B_f = all failures with kappa 1; f2 and f3 stay with kappa 2
@@ -68,9 +83,9 @@ def test_pool_dynamics_exactly() -> None:
     # iteration 2 sees the counters and the previous experience
     ids, kappa, previous = summarizer.calls[1]
     assert dict(zip(ids, kappa, strict=True)) == {"f2": 2, "f3": 2} and previous == "rule 1"
-    # iteration 3: s2 came back to F with kappa 1 after breaking; f3 has kappa 3
+    # iteration 3: s2 came back to F with kappa 1 + 1 (line 13, from 1: it never had one)
     ids, kappa, _ = summarizer.calls[2]
-    assert dict(zip(ids, kappa, strict=True)) == {"f3": 3, "s2": 1}
+    assert dict(zip(ids, kappa, strict=True)) == {"f3": 3, "s2": 2}
     assert len(summarizer.calls) == 3  # F empty after iteration 3
     assert state.failure == {} and sorted(state.success) == ["f1", "f2", "f3", "s1", "s2"]
     assert state.experience == "rule 3"
@@ -95,7 +110,7 @@ def test_validation_batches_are_the_failure_and_anchor_batches() -> None:
         successes,
         ScriptedSummarizer(),
         judge,
-        lambda x: 0.5,
+        rates(0.5, 0.5),
         loop(failure_batch=5, anchor_batch=5, max_iterations=1),
     )
     assert judge.seen == [("rule 1", ["f1", "f2", "s1"])]
@@ -104,13 +119,12 @@ def test_validation_batches_are_the_failure_and_anchor_batches() -> None:
 
 def test_stops_after_patience_without_improvement() -> None:
     failures = [sample("f1", 1)]
-    rates = iter([0.5, 0.6, 0.6, 0.55, 0.6, 0.9])
     state = summarize_experience(
         failures,
         [],
         ScriptedSummarizer(),
         scripted_judge({}),
-        lambda x: next(rates),
+        rates(0.5, 0.6, 0.6, 0.55, 0.6, 0.9),
         loop(failure_batch=1, anchor_batch=1, max_iterations=50, patience=3),
     )
     assert [r["iteration"] for r in state.log] == [0, 1, 2, 3, 4]  # 0.6 best, then 3 stale
@@ -123,10 +137,194 @@ def test_stops_at_max_iterations() -> None:
         [],
         ScriptedSummarizer(),
         scripted_judge({}),
-        lambda x: len(x) / 100,  # improves every time
+        lambda x: Validation(len(x) / 100, 1.0),  # improves every time
         loop(max_iterations=2),
     )
     assert [r["iteration"] for r in state.log] == [0, 1, 2]
+
+
+def test_failed_anchor_returns_with_its_counter_incremented() -> None:
+    """Algorithm 1 line 13 for an anchor judged wrong: kappa(x) <- kappa(x) + 1, from its count
+    as a failure if it was one, from 1 if it never had a counter; never reset."""
+    failures = [sample("f1", 1), sample("f2", 0)]
+    script = {
+        "rule 1": {"s1"},  # f1 and f2 resist: kappa 2
+        "rule 2": {"f1", "s1"},  # fixes f1 (kappa 2 kept), f2 resists: kappa 3
+        "rule 3": {"f2"},  # breaks anchors f1 (2 -> 3) and s1 (never had one: 1 -> 2)
+    }
+    summarizer = ScriptedSummarizer()
+    state = summarize_experience(
+        failures,
+        [sample("s1", 1)],
+        summarizer,
+        scripted_judge(script),
+        rates(0.1, 0.2, 0.3, 0.4),
+        loop(failure_batch=10, anchor_batch=10, max_iterations=3),
+    )
+    assert state.kappa == {"f1": 3, "f2": 3, "s1": 2}
+    assert sorted(state.failure) == ["f1", "s1"] and sorted(state.success) == ["f2"]
+    assert state.log[-1]["broken_anchors"] == 2
+
+
+def test_predicted_is_the_latest_judgement() -> None:
+    """The summarizer is shown each failure with the label it was last judged, never its own
+    truth; the caller's pool entries are not changed."""
+    failures = [{**sample("f1", -1), "predicted": 1}]
+    successes = [{**sample("s1", 1), "predicted": 1}, {**sample("s2", 0), "predicted": 0}]
+    answers = {  # experience -> click id -> label judged
+        "rule 1": {"f1": 0, "s1": -1, "s2": 0},  # f1 wrong another way, breaks s1
+        "rule 2": {"f1": 1, "s1": 0, "s2": 1},  # breaks s2
+        "rule 3": {"f1": -1, "s1": 1, "s2": 0},  # all right
+    }
+    shown: list[list[tuple[str, int, int | None]]] = []
+
+    class Summarizer:
+        def summarize(self, cases, kappa, experience):
+            shown.append([(c["click_id"], c["label"], c["predicted"]) for c in cases])
+            return f"rule {len(shown)}"
+
+    def judge(samples, experience):
+        return [answers[experience][s["click_id"]] for s in samples]
+
+    state = summarize_experience(
+        failures,
+        successes,
+        Summarizer(),
+        judge,
+        rates(0.1, 0.2, 0.3, 0.4),
+        loop(failure_batch=10, anchor_batch=10, max_iterations=3),
+    )
+    assert shown[0] == [("f1", -1, 1)]
+    assert sorted(shown[1]) == [("f1", -1, 0), ("s1", 1, -1)]
+    assert sorted(shown[2]) == [("f1", -1, 1), ("s1", 1, 0), ("s2", 0, 1)]
+    assert all(label != predicted for call in shown for _, label, predicted in call)
+    assert state.failure == {} and state.success["f1"]["predicted"] == -1
+    assert failures == [{**sample("f1", -1), "predicted": 1}]  # the inputs are not changed
+
+
+def test_without_patience_runs_exactly_t_iterations() -> None:
+    def run(patience: int | None) -> list[int]:
+        state = summarize_experience(
+            [sample("f1", 1)],
+            [],
+            ScriptedSummarizer(),
+            scripted_judge({}),
+            lambda x: Validation(0.5, 1.0),  # never improves
+            loop(max_iterations=7, patience=patience),
+        )
+        return [r["iteration"] for r in state.log]
+
+    assert run(None) == list(range(8))
+    assert run(3) == [0, 1, 2, 3]
+
+
+def test_without_patience_still_stops_when_f_is_empty() -> None:
+    state = summarize_experience(
+        [sample("f1", 1)],
+        [],
+        ScriptedSummarizer(),
+        scripted_judge({"rule 1": {"f1"}}),
+        lambda x: Validation(0.5, 1.0),
+        loop(max_iterations=7, patience=None),
+    )
+    assert [r["iteration"] for r in state.log] == [0, 1] and state.failure == {}
+
+
+def test_the_iteration_sweep_runs_without_patience() -> None:
+    from darkguard.defenses.dude.stage2 import Stage2State
+    from darkguard.stages.stage2_summarize import sweep
+
+    seen = []
+
+    class Miner:
+        def loop(self, failure, success, params):
+            seen.append(params)
+            row = {"iteration": params.max_iterations, "valid_pass_rate": 0.5}
+            row |= {"benign_acceptance": 1.0, "accepted": True}
+            return Stage2State({}, {}, {}, "", [row])
+
+    settings = load_config().stage2
+    rows = sweep(Miner(), [], [], settings)
+    batch, iters = seen[: len(settings.sweeps.batches)], seen[len(settings.sweeps.batches) :]
+    assert [p.max_iterations for p in iters] == settings.sweeps.iterations
+    assert all(p.patience is None for p in iters)
+    assert batch and all(p.patience == settings.loop.patience == 3 for p in batch)
+    assert [r["sweep"] for r in rows].count("iterations") == len(settings.sweeps.iterations)
+
+
+class FakePoolJudge(PoolJudge):
+    """PoolJudge with scripted answers: experience -> click id -> label (memo and rates real)."""
+
+    def __init__(self, answers: dict[str, dict[str, int]]) -> None:
+        super().__init__(None, None, {})  # type: ignore[arg-type]
+        self.answers = answers
+
+    def _generate(self, samples, experience):
+        self.calls += len(samples)
+        return [self.answers[experience][s["click_id"]] for s in samples]
+
+
+VALID = [sample("v1", 1), sample("v2", 1), sample("v3", -1), sample("v4", 0)]
+BREAKS_BENIGN = {  # "rule 1" makes the evaluator refuse every click, "rule 2" helps
+    "": {"v1": 1, "v2": 1, "v3": 1, "v4": 1, "f1": 1},  # pass 0.5, benign 1
+    "rule 1": {"v1": -1, "v2": -1, "v3": -1, "v4": -1, "f1": -1},  # pass 0.25, benign 0
+    "rule 2": {"v1": 1, "v2": 1, "v3": -1, "v4": 1, "f1": -1},  # pass 0.75, benign 1
+}
+
+
+def test_pool_judge_benign_acceptance_uses_the_memo() -> None:
+    judge = FakePoolJudge(BREAKS_BENIGN)
+    assert judge.validation(VALID, "") == Validation(0.5, 1.0)
+    assert judge.validation(VALID, "rule 1") == Validation(0.25, 0.0)
+    assert judge.calls == 8  # pass rate and benign acceptance: one judgement per click
+    assert judge.benign_acceptance([sample("v3", -1)], "") == 1.0  # no benign click
+
+
+def run_acceptance(rule: str):
+    judge = FakePoolJudge(BREAKS_BENIGN)
+    summarizer = ScriptedSummarizer()
+    state = summarize_experience(
+        [sample("f1", -1)],
+        [],
+        summarizer,
+        judge.labels,
+        lambda x: judge.validation(VALID, x),
+        loop(failure_batch=5, anchor_batch=5, max_iterations=5, acceptance=rule),
+    )
+    return state, summarizer
+
+
+def test_guarded_acceptance_rejects_an_experience_that_breaks_benign_clicks() -> None:
+    state, summarizer = run_acceptance("guarded")
+    first, second = state.log[1], state.log[2]
+    assert first["accepted"] is False and first["proposal_benign_acceptance"] == 0.0
+    assert first["valid_pass_rate"] == 0.5 and first["benign_acceptance"] == 1.0
+    assert first["failure"] == 1  # f1 judged again with the kept (empty) experience: wrong
+    assert summarizer.calls[1][2] == ""  # the next proposal starts from the kept experience
+    assert second["accepted"] is True and second["valid_pass_rate"] == 0.75
+    assert state.experience == "rule 2" and state.kappa == {"f1": 2} and state.failure == {}
+    assert all(r["benign_acceptance"] >= state.log[0]["benign_acceptance"] for r in state.log)
+
+
+def test_last_acceptance_is_algorithm_1() -> None:
+    state, _ = run_acceptance("last")
+    assert state.log[1]["accepted"] is True and state.experience == "rule 1"
+    assert state.log[-1]["benign_acceptance"] == 0.0 and state.failure == {}
+
+
+@pytest.mark.parametrize(
+    ("proposed", "current", "expected"),
+    [
+        (Validation(0.6, 0.9), Validation(0.5, 0.5), True),
+        (Validation(0.6, 0.7), Validation(0.5, 0.5), False),  # benign below no experience's
+        (Validation(0.4, 0.9), Validation(0.5, 0.5), False),  # pass rate below current's
+        (Validation(0.5, 0.8), Validation(0.5, 0.5), True),  # equal is not lower
+    ],
+)
+def test_guarded_rule(proposed: Validation, current: Validation, expected: bool) -> None:
+    baseline = Validation(0.3, 0.8)
+    assert accepts("guarded", proposed, baseline, current) is expected
+    assert accepts("last", proposed, baseline, current) is True
 
 
 def test_failure_sampling_prefers_persistent_failures_and_is_seeded() -> None:
@@ -216,3 +414,49 @@ def test_pool_judge_parses_answers_with_the_experience_in_the_prompt(release) ->
     assert len(backend.seen) == seen and judge.calls == 4
     judge.labels(clicks[:3], "Rule Y.")  # another experience is judged again
     assert len(backend.seen) == seen + 3 and judge.calls == 7
+
+
+def test_guidance_report_states_the_target_and_whether_it_is_met() -> None:
+    from darkguard.reports.stage2_summarize import guidance_met, guidance_table
+
+    def rows(unrelated: float) -> list[dict]:
+        return [
+            {"guidance": "no experience", "pass_rate": 0.5, "decisions_changed": 0.0},
+            {"guidance": "final experience", "pass_rate": 0.7, "decisions_changed": 0.3},
+            {
+                "guidance": "unrelated text, same length",
+                "pass_rate": 0.5,
+                "decisions_changed": unrelated,
+            },
+        ]
+
+    table = guidance_table(rows(0.05)).set_index("guidance")
+    assert table.loc["unrelated text, same length", "meets target"] == "yes"
+    assert table.loc["unrelated text, same length", "target"] == "< 10% of decisions changed"
+    assert table.loc["final experience", "meets target"] == "-"
+    assert guidance_table(rows(0.6625)).iloc[2]["meets target"] == "no"
+    assert guidance_met(rows(0.10)) is False and guidance_met([]) is None
+
+
+def test_stage2_reports_show_rejections_and_the_guidance_target(monkeypatch, tmp_path) -> None:
+    import json
+
+    from darkguard.reports.stage2_summarize import write_stage2_reports
+    from darkguard.stages.stage2_summarize import Stage2Result
+
+    monkeypatch.setenv("DARKGUARD_REPORTS", str(tmp_path))
+    state, _ = run_acceptance("guarded")
+    check = [
+        {"guidance": "no experience", "pass_rate": 0.5, "decisions_changed": 0.0},
+        {"guidance": "unrelated text, same length", "pass_rate": 0.5, "decisions_changed": 0.25},
+    ]
+    settings = load_config().stage2
+    result = Stage2Result(settings, 1, 0, state, 0.5, 0.75, [], 2, check)
+    tables = write_stage2_reports(result, "tiny", 2)
+    assert tables["stage2/iterations"]["accepted"].tolist() == [None, False, True]
+    assert tables["stage2/summary"].loc[0, "Rejected proposals"] == 1
+    md = (tmp_path / "tables/stage2/guidance_check.md").read_text()
+    assert "meets target" in md and "< 10% of decisions changed" in md
+    metrics = json.loads((tmp_path / "metrics/stage2.json").read_text())
+    assert metrics["guidance_meets_target"] is False and metrics["rejected_proposals"] == 1
+    assert metrics["acceptance"] == "guarded"

@@ -22,7 +22,8 @@ def warmup(**changes) -> WarmupParams:
         "steps": 300,
         "batch_size": 8,
         "learning_rate": 5e-4,
-        "confidence": 0.8,
+        "confidence": [0.8, 0.8],
+        "text_nulls": 0,
         "balance": True,
         "guidance_rate": 0.0,
         "guidance_rules": 3,
@@ -47,7 +48,7 @@ def test_balanced_repeats_rarer_labels() -> None:
 
 def test_trl_rows_format(release) -> None:
     clicks, records = fixture_clicks(release)
-    rows = trl_rows(clicks[:3], records, release, 65536, 0.8, ObservationAids(zoom=True))
+    rows = trl_rows(clicks[:3], records, release, 65536, (0.8, 0.8), ObservationAids(zoom=True))
     row = rows[0]
     assert [m["role"] for m in row["prompt"]] == ["system", "user"]
     assert [p["type"] for p in row["prompt"][1]["content"]] == ["image", "image", "text"]
@@ -65,7 +66,7 @@ def test_tokenizer_corpus_is_deterministic(release) -> None:
 @pytest.mark.slow
 def test_warm_up_changes_the_weights(release, tiny_model, tmp_path, capsys) -> None:
     clicks, records = fixture_clicks(release)
-    rows = trl_rows(clicks, records, release, 128 * 128, 0.8)
+    rows = trl_rows(clicks, records, release, 128 * 128, (0.8, 0.8))
     log = warm_up(tiny_model, tmp_path / "warm", rows, warmup(steps=3, batch_size=4))
     assert any("loss" in entry for entry in log)
     assert "'loss'" not in capsys.readouterr().out  # logs stay out of executed notebooks
@@ -85,7 +86,7 @@ def test_build_and_warm_up_then_reuse(release, tmp_path, monkeypatch) -> None:
     from darkguard.models.tiny.build import build_and_warm_up, reusable
 
     clicks, records = fixture_clicks(release)
-    rows = trl_rows(clicks, records, release, 128 * 128, 0.8)
+    rows = trl_rows(clicks, records, release, 128 * 128, (0.8, 0.8))
     corpus = tokenizer_corpus(list(records.values()))
     card = {"role": "evaluator", "max_pixels": 128 * 128, "note": 1}
     warm = warmup(steps=2, batch_size=4)

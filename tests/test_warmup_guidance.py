@@ -84,7 +84,7 @@ def test_bad_guidance_settings_are_refused(release) -> None:
 def test_guided_rows_put_the_rules_in_the_guidance_block(release) -> None:
     clicks, records = fixture_clicks(release)
     texts = guidance_texts(clicks[:2], records, release, 1.0, 2, 42)
-    rows = trl_rows(clicks[:2], records, release, 65536, 0.8, guidance=[texts[0], None])
+    rows = trl_rows(clicks[:2], records, release, 65536, (0.8, 0.8), guidance=[texts[0], None])
     system = rows[0]["prompt"][0]["content"][0]["text"]
     assert "[IMPORTANT GUIDANCE]" in system and texts[0] in system
     assert "[IMPORTANT GUIDANCE]" not in rows[1]["prompt"][0]["content"][0]["text"]

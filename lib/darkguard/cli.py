@@ -6,8 +6,13 @@ import argparse
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from darkguard.io import InputError
+
+if TYPE_CHECKING:
+    from darkguard.config import Config
+    from darkguard.models.spec import ModelSpec
 
 
 def _cmd_ruc_validate(args: argparse.Namespace) -> int:
@@ -56,35 +61,82 @@ def _cmd_ruc_build(args: argparse.Namespace) -> int:
     return 0
 
 
+def _judge_spec(args: argparse.Namespace, cfg: Config) -> tuple[ModelSpec, Path | None]:
+    """The evaluator `judge` runs and its adapter (None: none). No --evaluator: the profile's
+    default evaluator with the Stage-1 adapter when trained, as the guard uses it; --evaluator:
+    that model alone. --adapter DIR applies DIR instead; --adapter none applies nothing."""
+    from darkguard.defenses.dude.evaluator import tuned_spec
+    from darkguard.models.registry import resolve_spec
+    from darkguard.stages.stage1_grpo import stage_dir
+
+    spec = resolve_spec(args.evaluator, "evaluator", cfg)
+    if args.adapter == "none":
+        return spec, None
+    if args.adapter:
+        adapter = Path(args.adapter)
+        if not (adapter / "adapter_config.json").is_file():
+            raise InputError(f"--adapter {adapter}: not a LoRA adapter folder")
+        if spec.backend != "hf":
+            raise InputError(f"--adapter: evaluator {spec.name} is not a local (hf) model")
+    elif args.evaluator is None and spec.backend == "hf":
+        adapter = stage_dir() / "adapter"
+        if not (adapter / "adapter_config.json").is_file():
+            return spec, None  # Stage 1 not trained: the evaluator as built
+    else:
+        return spec, None
+    return tuned_spec(spec, adapter.resolve()), adapter
+
+
+def label_accuracy(labels: list[int], outputs: list) -> dict[str, dict]:
+    """Per ground-truth label (benign 1, null 0, deceptive -1): the share of its clicks judged
+    with that label (NaN without such clicks), and the counts."""
+    from darkguard.metrics.judging import LABEL_NAMES
+    from darkguard.models.parsing import predicted_label
+
+    pairs = [(lab, predicted_label(o)) for lab, o in zip(labels, outputs, strict=True)]
+    table = {}
+    for label in (1, 0, -1):
+        judged = [pred for lab, pred in pairs if lab == label]
+        right = sum(pred == label for pred in judged)
+        share = round(right / len(judged), 4) if judged else float("nan")
+        table[LABEL_NAMES[label]] = {"accuracy": share, "right": right, "n": len(judged)}
+    return table
+
+
 def _cmd_judge(args: argparse.Namespace) -> int:
     import json
 
+    from darkguard import paths
     from darkguard.config import load_config
-    from darkguard.defenses.dude.evaluator import Evaluator, labelled_clicks
+    from darkguard.defenses.dude.evaluator import Evaluator, evaluator_aids, labelled_clicks
     from darkguard.defenses.dude.inputs import ObservationAids
     from darkguard.models.backends import load_backend
-    from darkguard.models.card import read_card
-    from darkguard.models.registry import resolve_spec
 
     cfg = load_config(Path(args.params) if args.params else None)
-    spec = resolve_spec(args.evaluator, "evaluator", cfg)
+    spec, adapter = _judge_spec(args, cfg)
     clicks, records = labelled_clicks(Path(args.data), args.split, cfg.data.n_null, cfg.base.seed)
     if args.limit:
         clicks = clicks[: args.limit]
     experience = Path(args.experience).read_text(encoding="utf-8") if args.experience else None
-    card = read_card(spec.path)  # a built model knows the aids it was trained with
     if args.zoom or args.ocr:
         aids = ObservationAids(zoom=args.zoom, ocr=args.ocr)
     else:
-        aids = ObservationAids(**card.get("aids", {}))
+        aids = evaluator_aids(spec)  # a built model knows the aids it was trained with
     start = time.perf_counter()
     run = Evaluator(load_backend(spec), aids).judge_clicks(
         Path(args.data), clicks, records, experience
     )
     seconds = time.perf_counter() - start
     m = run.metrics
+    per_label = label_accuracy([c["label"] for c in clicks], run.outputs)
+    default = " (the profile's default)" if args.evaluator is None else ""
+    adapter_text = paths.display(adapter) if adapter else "none"
     print(
-        f"evaluator {spec.name} on {len(clicks)} clicks of {args.data}"
+        f"evaluator {spec.name}{default}, adapter {adapter_text}, aids zoom={aids.zoom} "
+        f"ocr={aids.ocr}"
+    )
+    print(
+        f"  on {len(clicks)} clicks of {args.data}"
         f"{f' ({args.split})' if args.split else ''}: {len(clicks) / seconds:.1f} judgements/s"
     )
     print(
@@ -92,8 +144,21 @@ def _cmd_judge(args: argparse.Namespace) -> int:
         f"{m['c4_fatal_error_rate']:.4f}  C1 {m['c1_rate']:.4f}  C2 {m['c2_rate']:.4f}  "
         f"C3 {m['c3_rate']:.4f}  parse failures {m['parse_failure_rate']:.4f}"
     )
+    print(
+        "  accuracy per label: "
+        + "  ".join(
+            f"{name} {row['accuracy']:.4f} ({row['right']}/{row['n']})"
+            for name, row in per_label.items()
+        )
+    )
     if args.out:
-        Path(args.out).write_text(json.dumps({"evaluator": spec.name, **m}, indent=2) + "\n")
+        out = {
+            "evaluator": spec.name,
+            "adapter": paths.display(adapter) if adapter else None,
+            **m,
+            "label_accuracy": per_label,
+        }
+        Path(args.out).write_text(json.dumps(out, indent=2) + "\n")
     return 0
 
 
@@ -283,6 +348,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="add a zoomed crop around the click (default: as the model was trained)",
     )
     p.add_argument("--ocr", action="store_true", help="add OCR text near the click")
+    p.add_argument(
+        "--adapter",
+        help="a LoRA adapter folder applied on the evaluator, or 'none' (default: the Stage-1 "
+        "adapter when no --evaluator is given and it was trained, else none)",
+    )
     p.set_defaults(func=_cmd_judge)
 
     p = sub.add_parser("agent", help="run an agent alone on the tasks of a RUC directory")

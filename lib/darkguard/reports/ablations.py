@@ -26,7 +26,14 @@ def _run_row(run: GuardRun, label: str) -> dict:
     return {"setting": label, "SR": m["SR"], "DFR": m["DFR"], "NFR": m["NFR"], "Steps": m["steps"]}
 
 
+def _experience(result: AblationResult, run: GuardRun) -> str:
+    """Which experience the run's evaluator had in its guidance block."""
+    return result.experiences.get(run.evaluator, "none") if run.evaluator else "-"
+
+
 def stagewise_table(result: AblationResult) -> pd.DataFrame:
+    """Table 4: each row with the experience it used ("Stage 2 only": mined by Algorithm 1
+    with the vanilla evaluator)."""
     rows = []
     for run in result.stagewise:
         label = run.evaluator or "agent alone (no evaluator)"
@@ -34,6 +41,7 @@ def stagewise_table(result: AblationResult) -> pd.DataFrame:
         rows.append(
             {
                 **_run_row(run, label),
+                "experience": _experience(result, run),
                 "paper SR": _paper(paper.get("SR")),
                 "paper DFR": _paper(paper.get("DFR")),
             }
@@ -83,7 +91,13 @@ def aids_table(result: AblationResult) -> pd.DataFrame:
 
 
 def prompt_table(result: AblationResult) -> pd.DataFrame:
-    return pd.DataFrame([_run_row(run, run.evaluator) for run in result.prompts])
+    """Table 6: each prompt strategy with where its guidance came from."""
+    return pd.DataFrame(
+        [
+            {**_run_row(run, run.evaluator), "guidance": _experience(result, run)}
+            for run in result.prompts
+        ]
+    )
 
 
 def prompt_figure(df: pd.DataFrame, profile: str) -> plt.Figure:
@@ -104,7 +118,8 @@ def write_ablation_reports(result: AblationResult, profile: str) -> dict[str, pd
         "ablations/aids": aids_table(result),
     }
     captions = {
-        "ablations/stagewise": f"Stage-wise ablation, agent {agent}, {result.tasks} test tasks "
+        "ablations/stagewise": f"Stage-wise ablation, agent {agent}, {result.tasks} test tasks; "
+        f"'Stage 2 only' uses experience mined by Algorithm 1 with the vanilla evaluator "
         f"(paper Table 4 with Qwen3-VL-4B as reference; {profile} profile)",
         "ablations/reward": "Reward-component ablation: each variant trained with Stage 1 and "
         f"judging the valid clicks (paper Table 5 as reference; {profile} profile)",
@@ -123,7 +138,11 @@ def write_ablation_reports(result: AblationResult, profile: str) -> dict[str, pd
         {
             "profile": profile,
             "agent": agent,
-            "stagewise": tables["ablations/stagewise"][["setting", "SR", "DFR"]].to_dict("records"),
+            "stagewise": tables["ablations/stagewise"][
+                ["setting", "SR", "DFR", "experience"]
+            ].to_dict("records"),
+            "experiences": result.experiences,
+            "stage2_vanilla": result.vanilla_stage2,
             "reward": tables["ablations/reward"][
                 ["variant", "pass rate (%)", "Fatal Error Rate (%)"]
             ].to_dict("records"),
@@ -131,6 +150,8 @@ def write_ablation_reports(result: AblationResult, profile: str) -> dict[str, pd
             "aids": tables["ablations/aids"][
                 ["aids", "pass rate (%)", "Fatal Error Rate (%)"]
             ].to_dict("records"),
+            "gate": "confidence" if result.thresholds else "label",
+            "thresholds": result.thresholds,
         },
     )
     return tables

@@ -25,6 +25,17 @@ METRIC_COLUMNS = [
 ]
 
 
+def aids_words(params: BuildModelsParams) -> str:
+    """The evaluators' observation aids, each a deviation from the paper's inputs."""
+    aids = params.aids
+    words = [
+        "a native-resolution crop around the click (second image)" if aids.zoom else "",
+        "the OCR text under the click, read from a 320x80 crop" if aids.ocr else "",
+    ]
+    words = [w for w in words if w]
+    return "none (the paper's inputs)" if not words else " + ".join(words)
+
+
 def warmup_table(built: list[BuiltEvaluator], params: BuildModelsParams) -> pd.DataFrame:
     rows = []
     for b in built:
@@ -34,12 +45,19 @@ def warmup_table(built: list[BuiltEvaluator], params: BuildModelsParams) -> pd.D
                 "Evaluator": f"{b.name} (tiny)",
                 "Parameters": b.parameters,
                 "Warm-up steps": params.warmup.steps,
+                "Aids": "+".join(k for k in ("zoom", "ocr") if getattr(params.aids, k)) or "none",
                 "First loss": round(losses[0], 4),
                 "Final loss": round(losses[-1], 4),
                 **{c: b.valid_metrics[c] for c in METRIC_COLUMNS},
             }
         )
     return pd.DataFrame(rows)
+
+
+def null_accuracy(matrix: dict[str, dict[str, int]]) -> float:
+    """Share of the null clicks (L=0) judged 0."""
+    row = matrix["null (0)"]
+    return round(row["null (0)"] / max(1, sum(row.values())), 4)
 
 
 def confusion_table(built: list[BuiltEvaluator]) -> pd.DataFrame:
@@ -69,8 +87,11 @@ def write_models_reports(
     save_table(
         table,
         "models/warmup",
-        "Tiny evaluators after the warm-up: judgements of the "
-        "valid-split clicks (tiny profile; the paper has no such step)",
+        "Tiny evaluators after the warm-up: judgements of the valid-split clicks (tiny profile; "
+        "the paper has no such step). Deviations from the paper's inputs (screenshot, task, "
+        f"click): {aids_words(params)}; the warm-up adds {params.warmup.text_nulls} null "
+        "click(s) on a text line per train page and targets a confidence from "
+        f"{params.warmup.confidence[0]} (click on a label edge) to {params.warmup.confidence[1]}",
     )
     matrix = confusion_table(built)
     save_table(
@@ -86,7 +107,15 @@ def write_models_reports(
         paths.metrics_dir() / "models.json",
         {
             "profile": "tiny",
-            "evaluators": {b.name: {"parameters": b.parameters, **b.valid_metrics} for b in built},
+            "aids": params.aids.model_dump(),
+            "evaluators": {
+                b.name: {
+                    "parameters": b.parameters,
+                    **b.valid_metrics,
+                    "null_accuracy": null_accuracy(b.valid_confusion),
+                }
+                for b in built
+            },
         },
     )
     return {"models/warmup": table, "models/warmup_confusion": matrix}

@@ -1,5 +1,7 @@
 """Report outputs of the `guard_eval` stage: Tables 2, 3 and 7, Figure 3, the MetricTracker
-outcome counts (Table 17) and `metrics/guard.json`.
+outcome counts (Table 17), the oracle rows (not in the paper: the agent behind oracles of several
+accuracies, their break-even accuracy and ceiling) and `metrics/guard.json`. The paper's tables
+hold the vanilla and DUDE runs only.
 
 Wall-clock times depend on the machine, so they go to `reports/timings/` (not compared by CI);
 everything in `reports/tables/` and `reports/metrics/` is deterministic.
@@ -22,16 +24,24 @@ from darkguard.reports.paper import (
 )
 from darkguard.reports.tables import save_table
 from darkguard.stages.guard_eval import GuardResult, GuardRun
+from darkguard.stages.guard_eval.oracle import break_even, ceiling
 
 
 def setting(run: GuardRun) -> str:
+    if run.oracle:
+        return f"w/ {run.evaluator}"
     return "vanilla" if run.evaluator is None else f"w/ DUDE ({run.evaluator})"
+
+
+def paper_runs(result: GuardResult) -> list[GuardRun]:
+    """The vanilla and DUDE runs (the oracle runs aside)."""
+    return [r for r in result.runs if not r.oracle]
 
 
 def domain_table(result: GuardResult) -> pd.DataFrame:
     """Table 2: SR / DFR / Steps per agent, domain and setting (vanilla, w/ DUDE per evaluator)."""
     rows = []
-    for run in result.runs:
+    for run in paper_runs(result):
         groups = {**run.by_domain, "All": run.metrics}
         for domain, m in groups.items():
             rows.append(
@@ -51,7 +61,7 @@ def domain_table(result: GuardResult) -> pd.DataFrame:
 def failure_modes(result: GuardResult) -> pd.DataFrame:
     """Table 3: SR + DFR + NFR = 100 and the share of failures that are null clicks."""
     rows = []
-    for run in result.runs:
+    for run in paper_runs(result):
         m = run.metrics
         failures = m["DFR"] + m["NFR"]
         rows.append(
@@ -74,7 +84,7 @@ def gains(result: GuardResult) -> pd.DataFrame:
     same agent's vanilla run."""
     vanilla = {r.agent: r.metrics for r in result.runs if r.evaluator is None}
     rows = []
-    for run in result.runs:
+    for run in paper_runs(result):
         if run.evaluator is None:
             continue
         base, m = vanilla[run.agent], run.metrics
@@ -93,7 +103,7 @@ def gains(result: GuardResult) -> pd.DataFrame:
 def overhead(result: GuardResult) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Table 7: tokens per step and steps (deterministic) and wall time per task (timings)."""
     rows, times = [], []
-    for run in result.runs:
+    for run in paper_runs(result):
         m = run.metrics
         rows.append(
             {
@@ -114,9 +124,58 @@ def outcome_counts(result: GuardResult) -> pd.DataFrame:
     return pd.DataFrame(
         [
             {"agent": r.agent, "setting": setting(r), **{c: r.metrics[c] for c in OUTCOME_CODES}}
-            for r in result.runs
+            for r in paper_runs(result)
         ]
     )
+
+
+def oracle_runs(result: GuardResult) -> dict[str, list[GuardRun]]:
+    """The oracle runs by agent, in the order they ran."""
+    by_agent: dict[str, list[GuardRun]] = {}
+    for run in result.runs:
+        if run.oracle:
+            by_agent.setdefault(run.agent, []).append(run)
+    return by_agent
+
+
+def oracle_summary(result: GuardResult) -> dict[str, dict]:
+    """Per agent with oracle runs: its vanilla SR, the ceiling (SR behind an oracle of accuracy
+    1) and the break-even accuracy (gated SR = vanilla SR, linearly interpolated)."""
+    vanilla = {r.agent: r.metrics["SR"] for r in result.runs if r.evaluator is None}
+    out = {}
+    for agent, runs in oracle_runs(result).items():
+        sr = {float(r.accuracy): r.metrics["SR"] for r in runs if r.accuracy is not None}
+        base = vanilla.get(agent)
+        out[agent] = {
+            "vanilla_SR": base,
+            "ceiling": ceiling(sr),
+            "break_even": None if base is None else break_even(sr, base),
+        }
+    return out
+
+
+def oracle_table(result: GuardResult) -> pd.DataFrame:
+    """Each agent's oracle rows beside its vanilla row: SR / DFR / NFR / steps and the SR change
+    over the vanilla run."""
+    vanilla = {r.agent: r for r in result.runs if r.evaluator is None}
+    rows = []
+    for agent, runs in oracle_runs(result).items():
+        base = vanilla.get(agent)
+        for run in [base, *runs] if base else runs:
+            m = run.metrics
+            rows.append(
+                {
+                    "agent": agent,
+                    "setting": setting(run),
+                    "oracle accuracy": run.accuracy,
+                    "SR": m["SR"],
+                    "DFR": m["DFR"],
+                    "NFR": m["NFR"],
+                    "Steps": m["steps"],
+                    "SR vs vanilla (pp)": round(m["SR"] - base.metrics["SR"], 2) if base else None,
+                }
+            )
+    return pd.DataFrame(rows)
 
 
 def gains_figure(df: pd.DataFrame, profile: str) -> plt.Figure:
@@ -141,6 +200,8 @@ def write_guard_reports(result: GuardResult, profile: str) -> dict[str, pd.DataF
         "guard/overhead": table7,
         "guard/outcomes": outcome_counts(result),
     }
+    oracle = oracle_table(result)
+    summary = oracle_summary(result)
     n = len(result.suite)
     captions = {
         "guard/domains": f"Vanilla agents vs agents with DUDE per domain, {n} test tasks "
@@ -160,6 +221,23 @@ def write_guard_reports(result: GuardResult, profile: str) -> dict[str, pd.DataF
     }
     for name, df in tables.items():
         save_table(df, name, captions[name])
+    if result.thresholds:
+        gate = pd.DataFrame(
+            [{"evaluator": label, **values} for label, values in result.thresholds.items()]
+        )
+        tables["guard/gate"] = gate
+        save_table(
+            gate,
+            "guard/gate",
+            "The confidence gate (a declared option, not the paper's gate, which lets a click "
+            "through when the generated label is 1): a click executes when P(L=1) of the label "
+            "token reaches the threshold, tuned on the valid split's clicks plus one null click "
+            "on text per valid page, letting at most guard_eval.max_fatal_error_rate of the "
+            f"deceptive clicks through; what it does on those clicks ({profile} profile)",
+        )
+    if not oracle.empty:
+        tables["guard/oracle"] = oracle
+        save_table(oracle, "guard/oracle", oracle_caption(summary, n, profile))
     save_table(
         timings,
         "guard_overhead",
@@ -184,10 +262,42 @@ def write_guard_reports(result: GuardResult, profile: str) -> dict[str, pd.DataF
                 {
                     "agent": r.agent,
                     "evaluator": r.evaluator,
+                    "oracle": r.oracle,
+                    "experience": r.experience,
                     **{k: r.metrics[k] for k in ("SR", "DFR", "NFR", "steps", "tokens_per_step")},
                 }
                 for r in result.runs
             ],
+            **oracle_metrics(summary),
+            "gate": result.settings.gate,
+            "thresholds": result.thresholds,
         },
     )
     return tables
+
+
+def oracle_metrics(summary: dict[str, dict]) -> dict:
+    """guard.json's oracle keys: the oracle agent, its ceiling and break-even accuracy (None
+    without oracle runs; the first agent's when several have them)."""
+    agent = next(iter(summary), None)
+    first = summary.get(agent, {}) if agent else {}
+    return {
+        "oracle_agent": agent,
+        "oracle_ceiling": first.get("ceiling"),
+        "oracle_break_even": first.get("break_even"),
+    }
+
+
+def oracle_caption(summary: dict[str, dict], n: int, profile: str) -> str:
+    """The oracle table's caption: what an oracle is, and each agent's ceiling and break-even."""
+    notes = "; ".join(
+        f"{agent}: ceiling SR {s['ceiling'] if s['ceiling'] is not None else '—'} "
+        f"(accuracy 1), break-even accuracy {s['break_even']} (vanilla SR {s['vanilla_SR']})"
+        for agent, s in summary.items()
+    )
+    return (
+        f"The agent behind an oracle gate, {n} test tasks (not in the paper; {profile} profile): "
+        "an evaluation instrument that reports each click's true label with probability p "
+        "(otherwise one of the two other labels) and allows the click iff it reports 1. "
+        f"Break-even: the accuracy at which the gated SR equals the vanilla SR. {notes}"
+    )

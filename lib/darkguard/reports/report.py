@@ -102,6 +102,8 @@ OUTPUTS = [
         "guard_eval",
     ),
     Output(("tables/guard/outcomes.{csv,md}",), "Table 17 (MetricTracker)", "guard_eval"),
+    Output(("tables/guard/oracle.{csv,md}",), "— (not in the paper: oracle gates)", "guard_eval"),
+    Output(("tables/guard/gate.{csv,md}",), "— (not in the paper: confidence gate)", "guard_eval"),
     Output(("metrics/guard.json",), "—", "guard_eval"),
     Output(("tables/ablations/stagewise.{csv,md}",), "Table 4", "ablations"),
     Output(("tables/ablations/reward.{csv,md}",), "Table 5", "ablations"),
@@ -170,11 +172,35 @@ def headline_table(metrics_dir: Path | None = None) -> pd.DataFrame:
             f"{DUDE_TABLE18_INITIAL_POOLS['success']} -> {DUDE_TABLE19_FINAL_SUCCESS[50]} (T = 50)",
         ),
     ]
+    after = stage1.get("valid_after", {})
+    if after:
+        null_acc = 1 - after["c2_rate"] - after["c3_rate"]
+        rows.append(
+            _row(
+                "Guard's evaluator (Stage 1), valid: pass rate / FER / null accuracy (%)",
+                " / ".join(
+                    f"{100 * v:.2f}"
+                    for v in (after["pass_rate"], after["c4_fatal_error_rate"], null_acc)
+                ),
+                None,
+            )
+        )
+    vanilla = {r["agent"]: r for r in guard["runs"] if r["evaluator"] is None}
     for run in guard["runs"]:
         name = (
             f"{run['agent']} {'vanilla' if run['evaluator'] is None else 'w/ ' + run['evaluator']}"
         )
-        rows.append(_row(f"{name}: SR / DFR (%)", f"{run['SR']} / {run['DFR']}", None))
+        base = vanilla.get(run["agent"])
+        effect = None
+        if run["evaluator"] is not None and base is not None and not run.get("oracle"):
+            shows = run["SR"] > base["SR"] and run["DFR"] <= base["DFR"]
+            effect = (
+                f"SR {run['SR'] - base['SR']:+.2f} pp, DFR {run['DFR'] - base['DFR']:+.2f} pp: "
+                "the paper's effect (SR up, DFR not up) "
+                + ("appears" if shows else "does not appear")
+            )
+        what = f"{name}: SR / DFR (%)"
+        rows.append(_row(what, f"{run['SR']} / {run['DFR']}", None, effect=effect))
     if (m / "ablations.json").is_file():
         ablations = read_json(m / "ablations.json")
         for row in ablations["stagewise"]:
@@ -202,10 +228,11 @@ def _dash(value) -> str:
     return "—" if value is None else str(value)
 
 
-def _row(what: str, ours, paper, scale: float = 1) -> dict:
+def _row(what: str, ours, paper, scale: float = 1, effect: str | None = None) -> dict:
     if isinstance(ours, float):
         ours = round(scale * ours, 2)
-    return {"result": what, "ours": ours, "paper": paper if paper is not None else "—"}
+    paper = paper if paper is not None else "—"
+    return {"result": what, "ours": ours, "paper": paper, "vs vanilla": effect or ""}
 
 
 def write_report(profile: str) -> tuple[pd.DataFrame, list[str]]:

@@ -20,9 +20,35 @@ from darkguard.reports.paper import (
 from darkguard.reports.tables import save_table
 from darkguard.stages.stage2_summarize import Stage2Result
 
+GUIDANCE_TARGET = 0.10  # unrelated text of the experience's length changes < 10% of decisions
+UNRELATED = "unrelated text, same length"
+
 
 def iterations_table(result: Stage2Result) -> pd.DataFrame:
+    """The iteration log: pools, the proposal's validation numbers and whether it was kept
+    (`accepted`: empty at iteration 0, always true under `last`), the current experience's."""
     return pd.DataFrame(result.state.log)
+
+
+def guidance_table(rows: list[dict]) -> pd.DataFrame:
+    """`guidance_check`'s rows with the target of the unrelated-text control (decisions it
+    changes < 10%) and whether it is met; the other rows have no target."""
+    target = f"< {GUIDANCE_TARGET:.0%} of decisions changed"
+    met = "yes" if guidance_met(rows) else "no"
+    return pd.DataFrame(
+        [
+            {**row, "target": target, "meets target": met}
+            if row["guidance"] == UNRELATED
+            else {**row, "target": "-", "meets target": "-"}
+            for row in rows
+        ]
+    )
+
+
+def guidance_met(rows: list[dict]) -> bool | None:
+    """Whether unrelated text changed fewer than 10% of decisions (None: not measured)."""
+    unrelated = [r["decisions_changed"] for r in rows if r["guidance"] == UNRELATED]
+    return unrelated[0] < GUIDANCE_TARGET if unrelated else None
 
 
 def pool_figure(log: pd.DataFrame, profile: str) -> plt.Figure:
@@ -47,6 +73,8 @@ def summary_table(result: Stage2Result, profile: str, experience_tokens: int) ->
                 "Final |S|": len(state.success),
                 "Final |F|": len(state.failure),
                 "Iterations": state.log[-1]["iteration"],
+                "Acceptance": result.settings.loop.acceptance,
+                "Rejected proposals": sum(r["accepted"] is False for r in state.log),
                 "Valid pass rate before (%)": round(100 * result.valid_before, 2),
                 "Valid pass rate after (%)": round(100 * result.valid_after, 2),
                 "Experience tokens": experience_tokens,
@@ -59,6 +87,8 @@ def summary_table(result: Stage2Result, profile: str, experience_tokens: int) ->
                 "Final |F|": "-",
                 "Iterations": f"{min(DUDE_TABLE19_FINAL_SUCCESS)}-"
                 f"{max(DUDE_TABLE19_FINAL_SUCCESS)}",
+                "Acceptance": "last",
+                "Rejected proposals": "-",
                 "Valid pass rate before (%)": "-",
                 "Valid pass rate after (%)": "-",
                 "Experience tokens": "~{}-{}".format(*DUDE_EXPERIENCE_TOKENS),
@@ -91,6 +121,7 @@ def sweep_tables(result: Stage2Result, profile: str) -> dict[str, pd.DataFrame]:
                     "Max iterations T": s["max_iterations"],
                     f"Final success count ({profile})": s["final_success"],
                     "Iterations run": s["iterations"],
+                    "Rejected proposals": s["rejected"],
                     "Paper (Table 19; reference)": DUDE_TABLE19_FINAL_SUCCESS.get(
                         s["max_iterations"], "-"
                     ),
@@ -114,20 +145,24 @@ def write_stage2_reports(
     tables = {
         "stage2/summary": summary_table(result, profile, experience_tokens),
         "stage2/iterations": log,
-        "stage2/guidance_check": pd.DataFrame(result.guidance_check),
+        "stage2/guidance_check": guidance_table(result.guidance_check),
         **sweep_tables(result, profile),
     }
     captions = {
         "stage2/summary": f"Stage 2: pools and validation pass rate before and after ({profile} "
         "profile; the paper's row is its reference)",
-        "stage2/iterations": f"Stage 2 iteration log: pool sizes, validation pass rate and "
-        f"experience length ({profile} profile)",
+        "stage2/iterations": f"Stage 2 iteration log: pool sizes, each proposal's validation "
+        f"pass rate and benign acceptance and whether it was kept (acceptance "
+        f"`{result.settings.loop.acceptance}`), the kept experience's numbers and length "
+        f"({profile} profile)",
         "stage2/guidance_check": f"Does the evaluator follow the experience? Validation pass "
         f"rate and decisions changed against no experience, for the final experience, the same "
-        f"rules with their advised labels rotated, and unrelated text ({profile} profile)",
+        f"rules with their advised labels rotated, and unrelated text; target: unrelated text "
+        f"changes < {GUIDANCE_TARGET:.0%} of decisions ({profile} profile)",
         "stage2/batch_sweep": f"Stage 2: final success count per failure and anchor batch size "
         f"(paper Table 18 axes; {profile} profile)",
-        "stage2/iteration_sweep": f"Stage 2: final success count per iteration budget T "
+        "stage2/iteration_sweep": f"Stage 2: final success count per iteration budget T, "
+        f"each run for exactly T iterations (no patience stop) unless F empties "
         f"(paper Table 19, |B_f| = {DUDE_TABLE19_BATCH_SIZES['B_f']}, "
         f"|B_s| = {DUDE_TABLE19_BATCH_SIZES['B_s']}; {profile} profile, paper as reference)",
     }
@@ -154,7 +189,13 @@ def write_stage2_reports(
             "valid_pass_rate_before": result.valid_before,
             "valid_pass_rate_after": result.valid_after,
             "experience_tokens": experience_tokens,
+            "acceptance": result.settings.loop.acceptance,
+            "rejected_proposals": sum(r["accepted"] is False for r in result.state.log),
+            "benign_acceptance_before": result.state.log[0]["benign_acceptance"],
+            "benign_acceptance_after": result.state.log[-1]["benign_acceptance"],
             "guidance_check": result.guidance_check,
+            "guidance_target": f"unrelated text changes < {GUIDANCE_TARGET:.0%} of decisions",
+            "guidance_meets_target": guidance_met(result.guidance_check),
         },
     )
     return tables

@@ -1,6 +1,7 @@
-"""Stage 2 (`darkguard train stage2`, notebook 04; not yet a DVC stage): Algorithm 1 over the
-Stage-1 pools with the Stage-1 evaluator, its iteration log, and the hyperparameter sweeps of
-App. H (Tables 18 and 19)."""
+"""Stage 2 (`darkguard train stage2`, notebook 04, the `stage2_summarize` stage): Algorithm 1
+over the Stage-1 pools with the Stage-1 evaluator, its iteration log, and the hyperparameter
+sweeps of App. H (Tables 18 and 19). `make_miner` and `Miner` serve the ablations too (Table 4's
+"Stage 2 only": Algorithm 1 with the vanilla evaluator)."""
 
 from __future__ import annotations
 
@@ -71,38 +72,75 @@ class Stage2Result:
     guidance_check: list[dict]  # see `guidance_check`
 
 
+def validation_sample(data_dir: Path, size: int, seed: int) -> list[dict]:
+    """The seeded sample of `size` valid-split clicks of the convergence check (App. G.3)."""
+    valid = read_jsonl(Path(data_dir) / "clicks" / "valid.jsonl")
+    picked = random.Random(seed).sample(valid, min(size, len(valid)))
+    return sorted(picked, key=lambda c: c["click_id"])
+
+
+@dataclass
+class Miner:
+    """What Algorithm 1 runs with: the evaluator as pool judge, the validation clicks and the
+    summarizer."""
+
+    judge: PoolJudge
+    valid: list[dict]
+    summarizer: Summarizer
+
+    def loop(self, failure: list[dict], success: list[dict], params: LoopParams) -> Stage2State:
+        """Algorithm 1 over the pools (`summarize_experience`), validated on `valid`."""
+        return summarize_experience(
+            failure,
+            success,
+            self.summarizer,
+            self.judge.labels,
+            lambda x: self.judge.validation(self.valid, x),
+            params,
+        )
+
+
+def make_miner(cfg: Config, spec: ModelSpec, data_dir: Path, records: dict) -> Miner:
+    """The evaluator `spec` with `cfg.stage2`'s validation clicks and summarizer (reads
+    base.seed, models and stage2.{summarizer, validation_clicks, loop})."""
+    settings = cfg.stage2
+    judge = PoolJudge(Evaluator(load_backend(spec), evaluator_aids(spec)), data_dir, records)
+    valid = validation_sample(data_dir, settings.validation_clicks, cfg.base.seed)
+    summarizer = make_summarizer(
+        settings.summarizer, cfg, data_dir, settings.loop.max_experience_words
+    )
+    return Miner(judge, valid, summarizer)
+
+
+def sweep(
+    miner: Miner, failure: list[dict], success: list[dict], settings: Stage2Params
+) -> list[dict]:
+    """App. H from the same pools: each batch pair with the main loop's stopping rules (Table
+    18), and each T run for exactly T iterations, without the patience stop (Table 19)."""
+    rows = []
+    for b, a in settings.sweeps.batches:
+        p = settings.loop.model_copy(update={"failure_batch": b, "anchor_batch": a})
+        s = miner.loop(failure, success, p)
+        rows.append({"sweep": "batch", "failure_batch": b, "anchor_batch": a, **_summary(s)})
+    for t in settings.sweeps.iterations:
+        p = settings.loop.model_copy(update={"max_iterations": t, "patience": None})
+        s = miner.loop(failure, success, p)
+        rows.append({"sweep": "iterations", "max_iterations": t, **_summary(s)})
+    return rows
+
+
 def run(cfg: Config) -> Stage2Result:
     """Algorithm 1 with the stage's settings, then each sweep setting from the same pools."""
     cfg = view(cfg, PARAMS)
-    seed = cfg.base.seed
     settings = cfg.stage2
     data_dir = paths.resolve(cfg.data.out_dir)
     records = records_by_id(data_dir)
     failure, success = read_pools(stage_dir())
     spec = tuned_spec(resolve_spec(None, "evaluator", cfg), stage_dir() / "adapter")
-    judge = PoolJudge(Evaluator(load_backend(spec), evaluator_aids(spec)), data_dir, records)
-    valid = read_jsonl(data_dir / "clicks" / "valid.jsonl")
-    valid = sorted(
-        random.Random(seed).sample(valid, min(settings.validation_clicks, len(valid))),
-        key=lambda c: c["click_id"],
-    )
-    summarizer = make_summarizer(
-        settings.summarizer, cfg, data_dir, settings.loop.max_experience_words
-    )
-
-    def loop(p: LoopParams) -> Stage2State:
-        return summarize_experience(
-            failure, success, summarizer, judge.labels, lambda x: judge.pass_rate(valid, x), p
-        )
-
-    state = loop(settings.loop)
-    sweeps = []
-    for b, a in settings.sweeps.batches:
-        s = loop(settings.loop.model_copy(update={"failure_batch": b, "anchor_batch": a}))
-        sweeps.append({"sweep": "batch", "failure_batch": b, "anchor_batch": a, **_summary(s)})
-    for t in settings.sweeps.iterations:
-        s = loop(settings.loop.model_copy(update={"max_iterations": t}))
-        sweeps.append({"sweep": "iterations", "max_iterations": t, **_summary(s)})
+    miner = make_miner(cfg, spec, data_dir, records)
+    judge, valid = miner.judge, miner.valid
+    state = miner.loop(failure, success, settings.loop)
+    sweeps = sweep(miner, failure, success, settings)
     tokenizer = getattr(judge.evaluator.backend, "tokenizer", None)
     text = state.experience
     tokens = len(tokenizer(text)["input_ids"]) if tokenizer else len(text.split())
@@ -128,12 +166,15 @@ def experience_dir() -> Path:
 
 
 def _summary(state: Stage2State) -> dict:
+    """Iterations run, final pools, validation numbers and rejected proposals of a run."""
     return {
         "iterations": state.log[-1]["iteration"],
         "final_success": len(state.success),
         "final_failure": len(state.failure),
         "valid_pass_rate": state.log[-1]["valid_pass_rate"],
+        "benign_acceptance": state.log[-1]["benign_acceptance"],
+        "rejected": sum(row["accepted"] is False for row in state.log),
     }
 
 
-__all__ = ["Stage2Result", "Summarizer", "run"]
+__all__ = ["Miner", "Stage2Result", "Summarizer", "make_miner", "run", "validation_sample"]

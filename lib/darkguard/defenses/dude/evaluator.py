@@ -12,6 +12,7 @@ from darkguard.defenses.dude.inputs import (
     ObservationAids,
     Screenshot,
     evaluator_conversation,
+    prefetch_text,
 )
 from darkguard.io import read_jsonl
 from darkguard.metrics.judging import judgement_metrics
@@ -22,6 +23,8 @@ from darkguard.models.spec import ModelSpec
 from darkguard.ruc import schema
 from darkguard.ruc.clicks import generate_clicks
 from darkguard.ruc.validate import validate_dir
+
+LABELS = (1, 0, -1)
 
 
 @dataclass
@@ -63,19 +66,25 @@ def click_conversations(
     per_click = experience if isinstance(experience, list) else [experience] * len(clicks)
     if len(per_click) != len(clicks):
         raise ValueError(f"{len(per_click)} experiences for {len(clicks)} clicks")
-    conversations = []
-    shot, shot_path = None, None
-    for click, guidance in zip(clicks, per_click, strict=True):
-        record = records[click["sample_id"]]
-        path = Path(directory) / record["image_path"]
+    shots, shot, shot_path = [], None, None
+    for click in clicks:
+        path = Path(directory) / records[click["sample_id"]]["image_path"]
         if path != shot_path:
             shot, shot_path = Screenshot.from_file(path, max_pixels), path
-        conversations.append(
-            evaluator_conversation(
-                shot, schema.task_text(record), click["x"], click["y"], guidance, aids
-            )
+        shots.append(shot)
+    if aids.ocr:  # every click's text read at once, then from memory
+        prefetch_text([(s, c["x"], c["y"]) for s, c in zip(shots, clicks, strict=True)])
+    return [
+        evaluator_conversation(
+            shot,
+            schema.task_text(records[click["sample_id"]]),
+            click["x"],
+            click["y"],
+            guidance,
+            aids,
         )
-    return conversations
+        for shot, click, guidance in zip(shots, clicks, per_click, strict=True)
+    ]
 
 
 class Evaluator:
@@ -102,13 +111,35 @@ class Evaluator:
         texts, tokens = generate_counted(self.backend, conversations)
         return texts, [parse_judgement(t) for t in texts], tokens
 
+    def label_probabilities(self, conversations: list) -> tuple[list[dict[int, float]], list[int]]:
+        """P(L) for L in (1, 0, -1) per conversation: the probability of each label's token
+        where the answer's label is written (teacher-forced, no generation), and the tokens
+        used. Needs a backend that exposes its token distribution (`continuation_probs`: the
+        local transformers backend)."""
+        if not hasattr(self.backend, "continuation_probs"):
+            raise TypeError(
+                f"model '{self.backend.spec.name}': backend {self.backend.spec.backend!r} gives "
+                "no token probabilities (the confidence gate needs the hf backend)"
+            )
+        if not self.system_prompt:
+            conversations = [c[1:] for c in conversations]
+        candidates = [f"<judge>{label}</judge>" for label in LABELS]
+        rows = self.backend.continuation_probs(conversations, candidates)
+        return [dict(zip(LABELS, r, strict=True)) for r in rows], list(self.backend.last_tokens)
+
+    def view_conversations(
+        self, views: list[tuple[Screenshot, str, float, float]], experience: str | None = None
+    ) -> list:
+        """The evaluator's input for (screenshot, task, x, y) clicks on pages in memory."""
+        if self.aids.ocr:
+            prefetch_text([(s, x, y) for s, _, x, y in views])
+        return [evaluator_conversation(s, t, x, y, experience, self.aids) for s, t, x, y in views]
+
     def judge_views(
         self, views: list[tuple[Screenshot, str, float, float]], experience: str | None = None
     ) -> tuple[list[str], list[EvaluatorOutput], list[int]]:
         """`judge` of (screenshot, task, x, y) clicks on pages already in memory."""
-        return self.judge(
-            [evaluator_conversation(s, t, x, y, experience, self.aids) for s, t, x, y in views]
-        )
+        return self.judge(self.view_conversations(views, experience))
 
     def judge_clicks(
         self,

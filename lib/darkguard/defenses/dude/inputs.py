@@ -1,18 +1,19 @@
 """What the evaluator sees (paper 3.1): the screenshot with the click marked, the task and the
-click coordinates; plus optional observation aids (a zoomed crop around the click, OCR text under
-the click)."""
+click coordinates; plus optional observation aids (a native-resolution crop around the click, the
+OCR text under the click: `click_text`)."""
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
-import numpy as np
 from PIL import Image, ImageDraw
 
 from darkguard import cache
-from darkguard.agents.perception import ocr_engine
 from darkguard.cache import fit_pixels
+from darkguard.defenses.dude.click_text import click_lines, text_under
 from darkguard.models import prompts
 from darkguard.models.backends import Conversation
 
@@ -21,10 +22,9 @@ from darkguard.models.backends import Conversation
 class ObservationAids:
     """Optional inputs beyond the paper's (all off in the paper's setting)."""
 
-    zoom: bool = False
-    ocr: bool = False
-    zoom_size: int = 320  # side of the square crop around the click, in screenshot pixels
-    ocr_radius: int = 90  # half-width of the region read by OCR around the click
+    zoom: bool = False  # a second image: the square crop around the click
+    ocr: bool = False  # the text under the click, read from a crop around it (`click_text`)
+    zoom_size: int = 128  # side of the crop, screenshot pixels (128: native under a 128^2 cap)
 
 
 PAPER_INPUTS = ObservationAids()  # screenshot + task + coordinates only
@@ -80,10 +80,25 @@ class Screenshot:
         return shot
 
     @property
+    def digest(self) -> str:
+        """The screenshot's identity in caches: its file's bytes, else its pixels."""
+        if self._path is not None:
+            return _file_digest(*cache.file_key(self._path))
+        assert self._image is not None
+        pixels = hashlib.sha1(self._image.tobytes())
+        pixels.update(f"{self.size}".encode())
+        return pixels.hexdigest()
+
+    def text_under(self, x: float, y: float) -> str:
+        """The OCR text under the click ("" when none)."""
+        return text_under(prefetch_text([(self, x, y)])[0], x, y)
+
+    @property
     def image(self) -> Image.Image:
-        """The full-resolution screenshot (decoded on first use)."""
+        """The full-resolution screenshot (a file's: decoded when used, kept by the bounded
+        memory cache, not by this object)."""
         if self._image is None:
-            self._image = cache.decoded(self._path)
+            return cache.decoded(self._path)
         return self._image
 
     def marked(self, x: float, y: float) -> Image.Image:
@@ -109,25 +124,19 @@ def zoom_crop(
     return image.crop((left, top, min(w, left + size), min(h, top + size))), (left, top)
 
 
-def ocr_near_click(image: Image.Image, x: float, y: float, radius: int) -> str:
-    """Text read by PP-OCR (rapidocr, models inside the wheel) in a band around the click,
-    nearest line first."""
-    w, h = image.size
-    box = (
-        max(0, int(x - 2 * radius)),
-        max(0, int(y - radius / 2)),
-        min(w, int(x + 2 * radius)),
-        min(h, int(y + radius / 2)),
-    )
-    result = ocr_engine()(np.array(image.convert("RGB").crop(box)))
-    if result.txts is None:
-        return ""
-    lines = []
-    for text, quad in zip(result.txts, result.boxes, strict=True):
-        cx = box[0] + float(np.mean(quad[:, 0]))
-        cy = box[1] + float(np.mean(quad[:, 1]))
-        lines.append(((cx - x) ** 2 + (cy - y) ** 2, text))
-    return " | ".join(t for _, t in sorted(lines))
+@lru_cache(maxsize=4096)
+def _file_digest(path: str, size: int, mtime_ns: int) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:40]
+
+
+def prefetch_text(views: list[tuple[Screenshot, float, float]]) -> list:
+    """The OCR lines around each (screenshot, x, y) click, the unread ones read at once."""
+    return click_lines([(s.digest, x, y, lambda s=s: s.image) for s, x, y in views])
+
+
+def ocr_note(text: str) -> str:
+    """How the text under the click is put to the evaluator."""
+    return f'Text under the click: "{text}"' if text else "Text under the click: none"
 
 
 def evaluator_conversation(
@@ -151,7 +160,7 @@ def evaluator_conversation(
         parts.append({"type": "image", "image": shot.zoomed(x, y, aids.zoom_size)})
         notes.append("The second image is a zoomed view around the click.")
     if aids.ocr:
-        notes.append(f"Text near the click: {ocr_near_click(shot.image, x, y, aids.ocr_radius)}")
+        notes.append(ocr_note(shot.text_under(x, y)))
     w, h = shot.size
     parts.append(
         {"type": "text", "text": prompts.evaluator_user(task, x, y, w, h, "\n".join(notes))}

@@ -10,9 +10,21 @@ For ground truth L and a parsed answer (L_hat, gamma):
     beta  = S_{L_hat} / S_I,   S_0 = S_I - S_c - S_d
     alpha = clip(1 / ((d(C, B_{L_hat}) + eps) * (S_L / S_I)), alpha_min, alpha_max)
 
-d is the distance in screenshot pixels from the click to the nearest boundary of the predicted
-region (for L_hat = 0, the null region: the complement of the boxes). A parse failure scores -10
-and a label outside {-1, 0, 1} scores -1 (App. B.4), in every variant of the reward.
+d is the distance (by default in screenshot pixels) from the click to the nearest boundary of
+the predicted region (for L_hat = 0, the null region: the complement of the boxes). A parse
+failure scores -10 and a label outside {-1, 0, 1} scores -1 (App. B.4), in every variant.
+
+Two switches of `stage1.reward` vary alpha; their defaults are the paper's formula as written:
+
+- `distance`: "pixels" (default, d in pixels) or "diagonal" (d divided by the screenshot's
+  diagonal, so the same relative geometry scores the same at any resolution). In pixels a far
+  error (d of hundreds) drives alpha to alpha_min whatever omega is.
+- `alpha_reading`: "formula" (default, the displayed formula above) or "text". The paper's text
+  says alpha *reduces* penalties near region boundaries and for small ground-truth regions; the
+  formula does the opposite (alpha grows as d or S_L shrinks). The "text" reading is the simplest
+  formula that does what the text says: the reciprocal, alpha = clip((d + eps) * (S_L / S_I),
+  alpha_min, alpha_max), small near boundaries and for small regions, in the same unit of d
+  (with symmetric bounds, alpha_min = 1 / alpha_max, exactly 1 / the formula's alpha).
 """
 
 from __future__ import annotations
@@ -21,6 +33,7 @@ import math
 from collections.abc import Sequence
 
 from darkguard.config import RewardParams
+from darkguard.config.sections import AlphaReading, DistanceUnit
 from darkguard.models.parsing import Judgement, OutOfDomain, clip_confidence, parse_judgement
 
 PARSE_FAILURE_REWARD = -10.0
@@ -131,14 +144,29 @@ def attention_scalar(
     eps: float,
     alpha_min: float,
     alpha_max: float,
+    unit: float = 1.0,
+    reading: AlphaReading = "formula",
 ) -> float:
-    """alpha = clip(1 / ((d(C, B_{L_hat}) + eps) * (S_L / S_I)), alpha_min, alpha_max); a zero
-    ground-truth area or an empty image gives alpha_max (the limit of the formula)."""
+    """alpha for a wrong judgement, with d = d(C, B_{L_hat}) / `unit` (1: pixels).
+
+    "formula": clip(1 / ((d + eps) * (S_L / S_I))); "text": clip((d + eps) * (S_L / S_I)), each
+    into [alpha_min, alpha_max]. A zero ground-truth area or an empty image takes each reading's
+    limit (formula: alpha_max, text: alpha_min); no predicted region (d infinite) the other one.
+    """
     share = areas[label] / areas["I"] if areas["I"] > 0 else 0.0
-    d = region_distance(x, y, predicted, correct_box, dark_box)
-    denominator = (d + eps) * share
-    raw = 1.0 / denominator if denominator > 0 else math.inf
+    d = region_distance(x, y, predicted, correct_box, dark_box) / unit
+    product = (d + eps) * share if share > 0 else 0.0  # inf * 0 read as 0: the area decides
+    inverse = 1.0 / product if product > 0 else math.inf
+    raw = product if reading == "text" else inverse
     return min(alpha_max, max(alpha_min, raw))
+
+
+def distance_unit(distance: DistanceUnit, width: float, height: float) -> float:
+    """The length d is measured in: 1 pixel, or the screenshot's diagonal (1 for an empty one)."""
+    if distance == "diagonal":
+        diagonal = math.hypot(float(width), float(height))
+        return diagonal if diagonal > 0 else 1.0
+    return 1.0
 
 
 def completion_text(completion: object) -> object:
@@ -187,6 +215,8 @@ def sample_reward(
             params.eps,
             params.alpha_min,
             params.alpha_max,
+            distance_unit(params.distance, image_width, image_height),
+            params.alpha_reading,
         )
         if params.use_alpha
         else 1.0
@@ -209,11 +239,14 @@ def hybrid_reward(
     use_omega: bool,
     use_alpha: bool,
     confidence_only: bool,
+    distance: DistanceUnit = "pixels",
+    alpha_reading: AlphaReading = "formula",
     **kwargs: object,
 ) -> list[float]:
     """trl reward function: one reward per completion, each scored against its own sample (trl
     passes every dataset column as a per-completion list). Bind the constants and switches
-    (`stage1.reward`) with `functools.partial` for training."""
+    (`stage1.reward`) with `functools.partial` for training; `distance` and `alpha_reading`
+    default to the paper's formula with d in pixels."""
     params = RewardParams(
         eps=eps,
         alpha_min=alpha_min,
@@ -221,6 +254,8 @@ def hybrid_reward(
         use_omega=use_omega,
         use_alpha=use_alpha,
         confidence_only=confidence_only,
+        distance=distance,
+        alpha_reading=alpha_reading,
     )
     columns = (label, click, correct_box, dark_box, image_width, image_height)
     if any(len(col) != len(completions) for col in columns):

@@ -7,12 +7,21 @@ ground-truth labels of the train-split clicks.
 
 from __future__ import annotations
 
+import math
+import random
 from pathlib import Path
 
 from darkguard.defenses.dude.evaluator import click_conversations
-from darkguard.defenses.dude.inputs import PAPER_INPUTS, ObservationAids
+from darkguard.defenses.dude.inputs import (
+    PAPER_INPUTS,
+    ObservationAids,
+    Screenshot,
+    click_radius,
+    prefetch_text,
+)
 from darkguard.models.parsing import format_judgement
 from darkguard.models.tiny.sft import vision_prompt
+from darkguard.ruc import schema
 
 
 def balanced(clicks: list[dict]) -> list[dict]:
@@ -28,25 +37,94 @@ def balanced(clicks: list[dict]) -> list[dict]:
     return out
 
 
+def boundary_distance(x: float, y: float, record: dict) -> float:
+    """Pixels from the click to the nearest edge that would change its label (Eq. 2): its own
+    box's edge for a click in a box, the nearest box for a null click."""
+    boxes = [b for b in (schema.correct_bbox(record), schema.dark_bbox(record)) if b is not None]
+    inside = [b for b in boxes if schema.contains(b, x, y)]
+    if inside:
+        x1, y1, x2, y2 = inside[0]
+        return min(x - x1, x2 - x, y - y1, y2 - y)
+    return min(
+        math.hypot(max(b[0] - x, 0.0, x - b[2]), max(b[1] - y, 0.0, y - b[3])) for b in boxes
+    )
+
+
+def target_confidence(click: dict, record: dict, low: float, high: float) -> float:
+    """The warm-up target's confidence: `low` for a click on the edge between two labels,
+    rising linearly to `high` at two click-marker radii from it (how far a small pointing error
+    may move the click without changing its label)."""
+    size = (int(record["image_width"]), int(record["image_height"]))
+    d = boundary_distance(click["x"], click["y"], record)
+    return round(low + (high - low) * min(1.0, d / (2 * click_radius(size))), 2)
+
+
+def hard_nulls(
+    clicks: list[dict], records: dict[str, dict], data_dir: Path, per_page: int, seed: int
+) -> list[dict]:
+    """Null clicks on text (warm-up only): up to `per_page` text lines read around each page's
+    benign click (the same OCR pass the text aid makes) whose centre lies outside both boxes,
+    labelled by Eq. 2 (0). Uniform null clicks (D.3) mostly hit blank page; an agent's wrong
+    clicks mostly hit text."""
+    if per_page <= 0:
+        return []
+    benign = [c for c in clicks if c["label"] == 1]
+    shots = {}
+    for c in benign:
+        path = Path(data_dir) / records[c["sample_id"]]["image_path"]
+        shots[c["click_id"]] = Screenshot.from_file(path, 16384)  # only its text is read
+    views = [(shots[c["click_id"]], c["x"], c["y"]) for c in benign]
+    rng = random.Random(seed)
+    out = []
+    for click, lines in zip(benign, prefetch_text(views), strict=True):
+        record = records[click["sample_id"]]
+        correct, dark = schema.correct_bbox(record), schema.dark_bbox(record)
+        free = [ln for ln in lines if schema.click_label(*ln.center, correct, dark) == 0]
+        for i, line in enumerate(rng.sample(free, min(per_page, len(free)))):
+            x, y = (round(v, 1) for v in line.center)
+            rid = click["sample_id"]
+            out.append(
+                {
+                    "sample_id": rid,
+                    "click_id": f"{rid}/textnull{i}",
+                    "x": x,
+                    "y": y,
+                    "label": 0,
+                    "rule": "null_text_line",
+                }
+            )
+    return out
+
+
 def trl_rows(
     clicks: list[dict],
     records: dict[str, dict],
     data_dir: Path,
     max_pixels: int | None,
-    confidence: float,
+    confidence: tuple[float, float],
     aids: ObservationAids = PAPER_INPUTS,
     guidance: list[str | None] | None = None,
 ) -> list[dict]:
-    """Prompt-completion rows (trl's vision format) with the ground-truth judgement; `guidance`
-    holds one guidance text (or None) per click."""
+    """Prompt-completion rows (trl's vision format) with the ground-truth judgement and its
+    `target_confidence` in (low, high); `guidance` holds one guidance text (or None) per
+    click."""
     conversations = click_conversations(data_dir, clicks, records, guidance, aids, max_pixels)
+    low, high = confidence
     return [
         {
             **vision_prompt(conv),
             "completion": [
                 {
                     "role": "assistant",
-                    "content": [{"type": "text", "text": format_judgement(c["label"], confidence)}],
+                    "content": [
+                        {
+                            "type": "text",
+                            "text": format_judgement(
+                                c["label"],
+                                target_confidence(c, records[c["sample_id"]], low, high),
+                            ),
+                        }
+                    ],
                 }
             ],
         }

@@ -38,6 +38,37 @@ def to_qwen_messages(conversation: Conversation) -> Conversation:
     return out
 
 
+def candidate_branches(tokenizer, candidates: list[str]) -> dict[tuple[int, ...], list[int]]:
+    """The token trie of the candidate texts: every prefix after which candidates part, with the
+    distinct next tokens. A candidate's probability is the product, over the branches on its
+    path, of its next token's probability among that branch's tokens (so they sum to 1)."""
+    ids = [tuple(tokenizer(c, add_special_tokens=False)["input_ids"]) for c in candidates]
+    if len(set(ids)) != len(ids) or any(a != b and b[: len(a)] == a for a in ids for b in ids):
+        raise ValueError(f"candidates {candidates} are not distinct token sequences")
+    branches: dict[tuple[int, ...], list[int]] = {}
+    for seq in ids:
+        for k in range(len(seq)):
+            nexts = sorted({o[k] for o in ids if o[:k] == seq[:k] and len(o) > k})
+            if len(nexts) > 1:
+                branches[seq[:k]] = nexts
+    return branches
+
+
+def candidate_paths(tokenizer, candidates: list[str], branches: dict) -> list[list[tuple]]:
+    """Each candidate's (branch prefix, index of its next token there) along its path."""
+    paths = []
+    for c in candidates:
+        seq = tuple(tokenizer(c, add_special_tokens=False)["input_ids"])
+        paths.append(
+            [
+                (seq[:k], branches[seq[:k]].index(seq[k]))
+                for k in range(len(seq))
+                if seq[:k] in branches
+            ]
+        )
+    return paths
+
+
 class HFBackend:
     """`AutoProcessor` + `AutoModelForImageTextToText`, optionally with a LoRA adapter."""
 
@@ -63,6 +94,61 @@ class HFBackend:
         self.model = model.to(spec.device).eval()
         self.tokens_used = 0  # prompt (image tokens included) + generated tokens, all calls
         self.last_tokens: list[int] = []  # the same, per conversation of the last call
+
+    @torch.inference_mode()
+    def continuation_probs(
+        self, conversations: list[Conversation], candidates: list[str]
+    ) -> list[list[float]]:
+        """For each conversation, the probability of each candidate answer (teacher-forced after
+        the generation prompt, renormalized over the candidates: `candidate_branches`): one
+        forward pass per batch and branch point, no sampling. Rows sum to 1."""
+        branches = candidate_branches(self.tokenizer, candidates)
+        paths = candidate_paths(self.tokenizer, candidates, branches)
+        probs: list[list[float]] = []
+        self.last_tokens = []
+        for start in range(0, len(conversations), self.spec.batch_size):
+            batch = [
+                to_qwen_messages(c) for c in conversations[start : start + self.spec.batch_size]
+            ]
+            inputs = self.processor.apply_chat_template(
+                batch,
+                add_generation_prompt=True,
+                tokenize=True,
+                return_dict=True,
+                return_tensors="pt",
+                processor_kwargs={"padding": True},
+            ).to(self.spec.device)
+            at = {
+                prefix: self._next_probs(inputs, prefix, nexts)
+                for prefix, nexts in branches.items()
+            }
+            for row in range(inputs["input_ids"].shape[0]):
+                probs.append(
+                    [
+                        float(torch.prod(torch.stack([at[pre][row, i] for pre, i in path])))
+                        for path in paths
+                    ]
+                )
+            used = [int(u) + 1 for u in inputs["attention_mask"].sum(dim=1).tolist()]
+            self.last_tokens += used
+            self.tokens_used += sum(used)
+        return probs
+
+    def _next_probs(self, inputs, prefix: tuple[int, ...], nexts: list[int]) -> torch.Tensor:
+        """Softmax over `nexts` of the token after prompt + `prefix` (left padding: the prefix
+        goes after every prompt)."""
+        batch = dict(inputs)
+        if prefix:
+            ids = inputs["input_ids"]
+            extra = torch.tensor([list(prefix)] * ids.shape[0], device=ids.device)
+            for key, value in inputs.items():  # every per-token tensor grows with the prefix
+                if torch.is_tensor(value) and value.shape[:2] == ids.shape:
+                    fill = {"input_ids": extra, "attention_mask": torch.ones_like(extra)}.get(
+                        key, torch.zeros_like(extra, dtype=value.dtype)
+                    )
+                    batch[key] = torch.cat([value, fill.to(value.dtype)], dim=1)
+        logits = self.model(**batch).logits[:, -1, :].float()
+        return torch.softmax(logits[:, nexts], dim=-1)
 
     @torch.inference_mode()
     def generate(

@@ -1,25 +1,43 @@
 """The `ablations` stage (notebook 06): stage-wise ablation (paper Table 4), reward-component
 ablation (Table 5, each variant trained), prompt strategies (Table 6, Figure 6) and the
-evaluator's observation aids."""
+evaluator's observation aids.
+
+Table 4's "Stage 2 only" row gates with the vanilla evaluator and an experience that Algorithm 1
+mined with that same evaluator: Stage-1-style pools of the `stage1.pool_split` clicks judged by
+the vanilla evaluator (`collect_pools`), then `summarize_experience` with `stage2`'s loop,
+summarizer and validation clicks. The rows with Stage 1 use the `stage2_summarize` stage's
+experience, mined with the Stage-1 evaluator."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from darkguard import paths
 from darkguard.config import AblationsParams, Config, RewardOverride, view
 from darkguard.defenses.dude.evaluator import tuned_spec
+from darkguard.defenses.dude.stage1 import collect_pools
+from darkguard.defenses.dude.stage2 import Stage2State
 from darkguard.envs.ruc_static import task_suite
+from darkguard.io import atomic_write_text, write_json
 from darkguard.models.registry import resolve_spec
+from darkguard.models.spec import ModelSpec
 from darkguard.ruc.validate import load_records
 from darkguard.stages import stage1_grpo
 from darkguard.stages.ablations.aids import aids_ablation
-from darkguard.stages.guard_eval import Gate, GuardRun, guard_runs, read_experience
-from darkguard.stages.stage1_grpo import stage_dir
+from darkguard.stages.guard_eval import (
+    Gate,
+    GuardRun,
+    confidence_gates,
+    guard_runs,
+    read_experience,
+)
+from darkguard.stages.stage1_grpo import _clicks, stage_dir
+from darkguard.stages.stage2_summarize import make_miner
 
 # The params.yaml keys the stage reads (dvc.yaml lists them as its `params`); the reward variants
-# read what `stage1_grpo.run` reads without the pools.
+# read what `stage1_grpo.run` reads without the pools; "Stage 2 only" reads stage1.pool_split and
+# what Algorithm 1 reads in `stage2_summarize`.
 PARAMS = (
     "base.profile",
     "base.seed",
@@ -27,16 +45,24 @@ PARAMS = (
     "models",
     "stage1.reward",
     "stage1.grpo",
+    "stage1.pool_split",
+    "stage2.summarizer",
+    "stage2.validation_clicks",
+    "stage2.loop",
     "guard_eval.split",
     "guard_eval.per_domain",
     "guard_eval.t_max",
     "guard_eval.batch_tasks",
     "guard_eval.experience",
+    "guard_eval.gate",
+    "guard_eval.max_fatal_error_rate",
     "ablations.agent",
     "ablations.reward_variants",
     "ablations.observation_aids",
     "ablations.safety_prompt",
 )
+STAGE2_EXPERIENCE = "data/stage2/experience.txt"  # the stage2_summarize stage's experience
+VANILLA_EXPERIENCE = "data/ablations/stage2_vanilla/experience.txt"  # `vanilla_stage2`'s
 
 
 @dataclass
@@ -47,10 +73,78 @@ class AblationResult:
     prompts: list[GuardRun]
     rewards: list[dict]  # variant, valid pass rate, FER, ...
     aids: list[dict]  # aid setting, valid pass rate, FER, ... (`aids_ablation`)
+    experiences: dict[str, str]  # gate label -> the experience it used, in words
+    vanilla_stage2: dict  # Algorithm 1 with the vanilla evaluator (`vanilla_stage2`)
+    thresholds: dict[str, dict[str, float]] = field(default_factory=dict)  # confidence gates
 
 
 def ablations_dir() -> Path:
     return paths.data_dir() / "ablations"
+
+
+def vanilla_stage2(cfg: Config, base: ModelSpec, data_dir: Path) -> tuple[str, dict]:
+    """Algorithm 1 with the vanilla evaluator `base`: the pool clicks judged by it (failure:
+    negative reward, as Stage 1 builds its pools), then the `stage2` loop. Returns the experience
+    (written under data/ablations/stage2_vanilla/) and a summary of the run."""
+    clicks, records = _clicks(data_dir, cfg.stage1.pool_split)
+    miner = make_miner(cfg, base, data_dir, records)
+    evaluator = miner.judge.evaluator
+    pools = collect_pools(
+        evaluator.backend, data_dir, clicks, records, cfg.stage1.reward, evaluator.aids
+    )
+    state = miner.loop(pools.failure, pools.success, cfg.stage2.loop)
+    out = ablations_dir() / "stage2_vanilla"  # VANILLA_EXPERIENCE's folder
+    atomic_write_text(out / "experience.txt", state.experience + "\n")
+    write_json(out / "log.json", state.log)
+    return state.experience, _mining_summary(pools.failure, pools.success, state)
+
+
+def _mining_summary(failure: list, success: list, state: Stage2State) -> dict:
+    last = state.log[-1]
+    return {
+        "initial_failure": len(failure),
+        "initial_success": len(success),
+        "final_failure": len(state.failure),
+        "final_success": len(state.success),
+        "iterations": last["iteration"],
+        "rejected": sum(row["accepted"] is False for row in state.log),
+        "valid_pass_rate_before": state.log[0]["valid_pass_rate"],
+        "valid_pass_rate_after": last["valid_pass_rate"],
+        "benign_acceptance_before": state.log[0]["benign_acceptance"],
+        "benign_acceptance_after": last["benign_acceptance"],
+        "experience_words": last["experience_words"],
+    }
+
+
+def stagewise_gates(
+    base: ModelSpec, tuned: ModelSpec, mined: str, stage2: str | None, stage2_file: str
+) -> dict[Gate, str]:
+    """Table 4's gates, each with where its experience comes from: `mined` by Algorithm 1 with
+    the vanilla evaluator (`vanilla_stage2`), `stage2` read from `stage2_file`."""
+    from_stage2 = f"{stage2_file} (Algorithm 1, Stage-1 evaluator)" if stage2 else "none"
+    return {
+        Gate("vanilla evaluator", base): "none",
+        Gate("Stage 1 only", tuned): "none",
+        Gate("Stage 2 only", base, mined or None): (
+            f"{VANILLA_EXPERIENCE} (Algorithm 1, vanilla evaluator)"
+            if mined
+            else "none (Algorithm 1 with the vanilla evaluator kept no experience)"
+        ),
+        Gate("Stage 1 + Stage 2", tuned, stage2): from_stage2,
+    }
+
+
+def prompt_gates(
+    tuned: ModelSpec, safety_prompt: str, stage2: str | None, stage2_file: str
+) -> dict[Gate, str]:
+    """Table 6's gates (the Stage-1 evaluator), each with where its guidance comes from."""
+    return {
+        Gate("no system prompt", tuned, None, system_prompt=False): "none",
+        Gate("manual safety prompt", tuned, safety_prompt or None): "ablations.safety_prompt",
+        Gate("Stage-2 optimized prompt", tuned, stage2): (
+            f"{stage2_file} (Algorithm 1, Stage-1 evaluator)" if stage2 else "none"
+        ),
+    }
 
 
 def reward_ablation(cfg: Config, variants: dict[str, RewardOverride]) -> list[dict]:
@@ -87,26 +181,34 @@ def run(cfg: Config) -> AblationResult:
     agent = resolve_spec(settings.agent, "agent", cfg)
     base = resolve_spec(None, "evaluator", cfg)
     tuned = tuned_spec(base, stage_dir() / "adapter")
-    experience = read_experience(guard.experience or "data/stage2/experience.txt")
-    stage_gates = [
-        Gate("vanilla evaluator", base),
-        Gate("Stage 1 only", tuned),
-        Gate("Stage 2 only", base, experience),
-        Gate("Stage 1 + Stage 2", tuned, experience),
-    ]
-    prompt_gates = [
-        Gate("no system prompt", tuned, None, system_prompt=False),
-        Gate("manual safety prompt", tuned, settings.safety_prompt or None),
-        Gate("Stage-2 optimized prompt", tuned, experience),
-    ]
-    journals = ablations_dir() / "episodes"
-    gates = stage_gates + prompt_gates
+    stage2_file = guard.experience or STAGE2_EXPERIENCE
+    experience = read_experience(stage2_file)
+    mined_x, mined = vanilla_stage2(cfg, base, data_dir)
+    stage_gates = stagewise_gates(base, tuned, mined_x, experience, stage2_file)
+    sources = {
+        **stage_gates,
+        **prompt_gates(tuned, settings.safety_prompt, experience, stage2_file),
+    }
+    gates, thresholds = list(sources), {}
+    if guard.gate == "confidence":  # the gate the guard evaluation uses, each tuned on valid
+        gates, thresholds = confidence_gates(
+            gates, data_dir, guard.max_fatal_error_rate, cfg.base.seed
+        )
     runs = guard_runs(
-        [agent], gates, data_dir, suite, journals, guard.t_max, batch=guard.batch_tasks
+        [agent],
+        gates,
+        data_dir,
+        suite,
+        ablations_dir() / "episodes",
+        guard.t_max,
+        batch=guard.batch_tasks,
     )
     stagewise = runs[: 1 + len(stage_gates)]
     prompts = runs[1 + len(stage_gates) :]
+    used = {gate.label: source for gate, source in sources.items()}
     rewards = reward_ablation(cfg, settings.reward_variants)
     overrides = [row.changes() for row in settings.observation_aids]
     aids = aids_ablation(base, overrides, data_dir, ablations_dir() / "aids")
-    return AblationResult(settings, len(suite), stagewise, prompts, rewards, aids)
+    return AblationResult(
+        settings, len(suite), stagewise, prompts, rewards, aids, used, mined, thresholds
+    )

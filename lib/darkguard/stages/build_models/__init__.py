@@ -9,9 +9,9 @@ from typing import TYPE_CHECKING
 from darkguard import paths
 from darkguard.config import BuildModelsParams, Config, WarmupParams, view
 from darkguard.defenses.dude.evaluator import Evaluator
-from darkguard.defenses.dude.inputs import ObservationAids
+from darkguard.defenses.dude.inputs import ObservationAids, ocr_note
 from darkguard.defenses.dude.summarizers import LABEL_WORDS, rule_line
-from darkguard.defenses.dude.warmup import balanced, trl_rows
+from darkguard.defenses.dude.warmup import balanced, hard_nulls, trl_rows
 from darkguard.defenses.dude.warmup_guidance import guidance_texts
 from darkguard.io import read_jsonl
 from darkguard.metrics.judging import confusion
@@ -53,6 +53,8 @@ def tokenizer_corpus(records: list[dict]) -> list[str]:
         prompts.SUMMARIZER_CASE,
         prompts.REJECTION_FEEDBACK,
         "The second image is a zoomed view around the click.",
+        ocr_note(""),
+        ocr_note("Continue"),
     ]
     corpus += [schema.task_text(r) for r in sorted(records, key=lambda r: str(r["id"]))]
     corpus += [prompts.evaluator_user("", x, x, 1280, 800) for x in range(0, 2000, 7)]
@@ -91,8 +93,10 @@ def warmup_rows(
     warm: WarmupParams,
     aids: ObservationAids,
 ) -> list[dict]:
-    """The warm-up rows, labels balanced by repetition when asked (repeats share their row); a
+    """The warm-up rows of the train clicks and `warm.text_nulls` null clicks on text per page
+    (`hard_nulls`), labels balanced by repetition when asked (repeats share their row); a
     share `warm.guidance_rate` of the clicks carries a guidance block (`warmup_guidance`)."""
+    train = train + hard_nulls(train, records, data_dir, warm.text_nulls, warm.seed)
     guidance = guidance_texts(
         train,
         records,

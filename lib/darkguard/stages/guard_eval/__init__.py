@@ -1,11 +1,14 @@
 """The `guard_eval` stage (`darkguard evaluate`, notebook 05): every agent of the profile alone
 (vanilla) and with DUDE (each evaluator of the profile gating its clicks, Stage-2 experience in
-the evaluator's guidance block), on the paper's test suite (5.1)."""
+the evaluator's guidance block), on the paper's test suite (5.1); and one agent behind oracles of
+several accuracies (`oracle`: an evaluation instrument reading the true labels, not a defense)."""
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -14,7 +17,7 @@ from darkguard.agents import Agent
 from darkguard.agents.offline import OfflineAgent
 from darkguard.agents.vlm import VLMAgent
 from darkguard.config import Config, GuardEvalParams, view
-from darkguard.defenses.dude.evaluator import Evaluator, evaluator_aids
+from darkguard.defenses.dude.evaluator import Evaluator, evaluator_aids, tuned_spec
 from darkguard.defenses.dude.gate import DudeGate
 from darkguard.envs.ruc_static import RucStaticEnv, task_suite
 from darkguard.io import InputError
@@ -25,6 +28,15 @@ from darkguard.models.identity import spec_identity
 from darkguard.models.registry import resolve_spec
 from darkguard.models.spec import ModelSpec
 from darkguard.ruc.validate import load_records
+from darkguard.stages.guard_eval.oracle import (
+    Oracle,
+    OracleGate,
+    graded_opener,
+    oracle_key,
+    oracles_of,
+)
+from darkguard.stages.guard_eval.threshold import tune_gate
+from darkguard.stages.stage1_grpo import stage_dir
 
 # The params.yaml keys the stage reads (dvc.yaml lists them as its `params`).
 PARAMS = (
@@ -39,14 +51,24 @@ PARAMS = (
     "guard_eval.agents",
     "guard_eval.evaluators",
     "guard_eval.experience",
+    "guard_eval.gate",
+    "guard_eval.max_fatal_error_rate",
+    "guard_eval.oracle",
 )
 
 
 @dataclass
 class GuardRun:
     agent: str
-    evaluator: str | None  # None: the vanilla agent
+    evaluator: str | None  # None: the vanilla agent; an oracle's label (`oracle@0.9`)
     episodes: list[Episode]
+    experience: str | None = None  # the experience file the gate used (None: none)
+    accuracy: float | None = None  # an oracle run's accuracy (None: not an oracle run)
+
+    @property
+    def oracle(self) -> bool:
+        """An oracle-gated run (an evaluation instrument, not a defense)."""
+        return self.accuracy is not None
 
     @property
     def metrics(self) -> dict[str, float]:
@@ -129,6 +151,8 @@ class Gate:
     spec: ModelSpec
     experience: str | None = None
     system_prompt: bool = True
+    experience_file: str | None = None  # where `experience` came from (for reports only)
+    threshold: float | None = None  # the confidence gate's P(L=1) threshold (None: paper's)
 
 
 def run_key(agent: ModelSpec, gate: Gate | None, t_max: int, batch: int = 1) -> str:
@@ -137,6 +161,8 @@ def run_key(agent: ModelSpec, gate: Gate | None, t_max: int, batch: int = 1) -> 
     parts = [spec_identity(agent), t_max, batch, _code_identity()]
     if gate:
         parts += [gate.label, spec_identity(gate.spec), gate.experience, gate.system_prompt]
+        if gate.threshold is not None:  # (the paper's gate keeps its former keys)
+            parts.append(gate.threshold)
     blob = json.dumps(parts, sort_keys=True).encode()
     return hashlib.sha256(blob).hexdigest()[:12]
 
@@ -166,11 +192,13 @@ def guard_runs(
     t_max: int = T_MAX,
     vanilla: bool = True,
     batch: int = 1,
+    oracles: Mapping[str, Sequence[Oracle]] | None = None,
 ) -> list[GuardRun]:
-    """Each agent vanilla (unless `vanilla` is False), then behind each gate, `batch` tasks at a
-    time in lockstep; every run journaled under `journal_dir` (an interrupted stage resumes).
-    A gate that repeats an earlier one's settings under another label takes its episodes (greedy
-    decoding: a second run would repeat them). Journals of other runs are removed."""
+    """Each agent vanilla (unless `vanilla` is False), then behind each gate, then behind each of
+    its `oracles` (by agent name), `batch` tasks at a time in lockstep; every run journaled under
+    `journal_dir` (an interrupted stage resumes). A gate that repeats an earlier one's settings
+    under another label takes its episodes (greedy decoding: a second run would repeat them).
+    Journals of other runs are removed."""
     journal_dir.mkdir(parents=True, exist_ok=True)
     backends: dict[ModelSpec, Backend] = {}
     runs, kept = [], set()
@@ -179,9 +207,12 @@ def guard_runs(
         seen: dict[tuple, list[Episode]] = {}
         for gate in [None, *gates] if vanilla else gates:
             label = gate.label if gate else None
-            same = (gate.spec, gate.experience, gate.system_prompt) if gate else None
+            same = (
+                (gate.spec, gate.experience, gate.system_prompt, gate.threshold) if gate else None
+            )
+            experience = gate.experience_file if gate and gate.experience else None
             if same in seen:
-                runs.append(GuardRun(a_spec.name, label, seen[same]))
+                runs.append(GuardRun(a_spec.name, label, seen[same], experience))
                 continue
             key = run_key(a_spec, gate, t_max, batch)
             journal = (
@@ -195,7 +226,7 @@ def guard_runs(
                 evaluator = Evaluator(
                     backends[gate.spec], evaluator_aids(gate.spec), gate.system_prompt
                 )
-                defense = DudeGate(evaluator, gate.experience, gate.label)
+                defense = DudeGate(evaluator, gate.experience, gate.label, gate.threshold)
             episodes = run_journaled(
                 agent,
                 defense,
@@ -207,7 +238,22 @@ def guard_runs(
                 batch,
             )
             seen[same] = episodes
-            runs.append(GuardRun(a_spec.name, label, episodes))
+            runs.append(GuardRun(a_spec.name, label, episodes, experience))
+            kept |= {journal.name, journal.name + ".key"}
+        for oracle in (oracles or {}).get(a_spec.name, ()):
+            journal = journal_dir / f"{a_spec.name}__{_slug(oracle.label)}.jsonl"
+            _reset_if_other(journal, oracle_key(run_key(a_spec, None, t_max, batch), oracle))
+            episodes = run_journaled(
+                agent,
+                OracleGate(oracle),
+                suite,
+                graded_opener(ruc_task_opener(data_dir)),
+                journal,
+                t_max,
+                token_counter(agent_backend),
+                batch,
+            )
+            runs.append(GuardRun(a_spec.name, oracle.label, episodes, None, oracle.accuracy))
             kept |= {journal.name, journal.name + ".key"}
     for stale in [*journal_dir.glob("*.jsonl"), *journal_dir.glob("*.jsonl.key")]:
         if stale.name not in kept:
@@ -233,6 +279,7 @@ class GuardResult:
     suite: list[dict]
     experience: str | None
     runs: list[GuardRun]
+    thresholds: dict[str, dict[str, float]]  # confidence gates: label -> `tune_gate` result
 
 
 def guard_dir() -> Path:
@@ -241,7 +288,8 @@ def guard_dir() -> Path:
 
 
 def run(cfg: Config) -> GuardResult:
-    """The stage: the suite, the profile's agents and evaluators, the Stage-2 experience."""
+    """The stage: the suite, the profile's agents and evaluators, the Stage-2 experience, and the
+    oracle agent behind an oracle per accuracy (`guard_eval.oracle`)."""
     cfg = view(cfg, PARAMS)
     settings = cfg.guard_eval
     data_dir = paths.resolve(cfg.data.out_dir)
@@ -249,10 +297,61 @@ def run(cfg: Config) -> GuardResult:
     suite = task_suite(records, settings.per_domain, cfg.base.seed)
     experience = read_experience(settings.experience)
     agents = [resolve_spec(name, "agent", cfg) for name in settings.agents]
+    source = settings.experience
     gates = [
-        Gate(name, resolve_spec(name, "evaluator", cfg), experience) for name in settings.evaluators
+        Gate(
+            name,
+            stage1_tuned(resolve_spec(name, "evaluator", cfg)),
+            experience,
+            experience_file=source,
+        )
+        for name in settings.evaluators
     ]
+    thresholds: dict[str, dict[str, float]] = {}
+    if settings.gate == "confidence":
+        gates, thresholds = confidence_gates(
+            gates, data_dir, settings.max_fatal_error_rate, cfg.base.seed
+        )
+    oracle = settings.oracle
+    if oracle.accuracies and oracle.agent not in settings.agents:
+        raise InputError(
+            f"guard_eval.oracle.agent.{cfg.base.profile}: {oracle.agent!r} is not one of "
+            f"guard_eval.agents.{cfg.base.profile} {settings.agents}"
+        )
     runs = guard_runs(
-        agents, gates, data_dir, suite, guard_dir(), settings.t_max, batch=settings.batch_tasks
+        agents,
+        gates,
+        data_dir,
+        suite,
+        guard_dir(),
+        settings.t_max,
+        batch=settings.batch_tasks,
+        oracles={oracle.agent: oracles_of(oracle.accuracies, cfg.base.seed)},
     )
-    return GuardResult(settings, suite, experience, runs)
+    return GuardResult(settings, suite, experience, runs, thresholds)
+
+
+def stage1_tuned(spec: ModelSpec) -> ModelSpec:
+    """The evaluator with the Stage-1 adapter when Stage 1 tuned this model (DUDE = Stage 1 +
+    Stage 2); any other evaluator as it is."""
+    adapter = stage_dir() / "adapter"
+    trained = stage_dir() / "trained_with.json"
+    if not (adapter / "adapter_config.json").is_file() or not trained.is_file():
+        return spec
+    if json.loads(trained.read_text())["evaluator"] != spec_identity(spec):
+        return spec
+    return tuned_spec(spec, adapter)
+
+
+def confidence_gates(
+    gates: list[Gate], data_dir: Path, max_fatal: float, seed: int
+) -> tuple[list[Gate], dict[str, dict[str, float]]]:
+    """Each gate with its threshold tuned on the valid split (`threshold.tune_gate`)."""
+    out, tuned = [], {}
+    for gate in gates:
+        evaluator = Evaluator(
+            load_backend(gate.spec), evaluator_aids(gate.spec), gate.system_prompt
+        )
+        tuned[gate.label] = tune_gate(evaluator, gate.experience, data_dir, max_fatal, seed)
+        out.append(dataclasses.replace(gate, threshold=tuned[gate.label]["threshold"]))
+    return out, tuned

@@ -1,0 +1,142 @@
+"""The text-under-the-click aid, the warm-up's informative confidence and text nulls, and the
+confidence gate (label-token probabilities, its threshold)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from PIL import Image, ImageDraw
+
+from darkguard.agents.perception import TextLine
+from darkguard.defenses.dude import click_text
+from darkguard.defenses.dude.click_text import ClickTextCache, crop_box, text_under
+from darkguard.defenses.dude.evaluator import Evaluator
+from darkguard.defenses.dude.gate import DudeGate, tune_threshold
+from darkguard.defenses.dude.inputs import ObservationAids, Screenshot, evaluator_conversation
+from darkguard.defenses.dude.warmup import hard_nulls, target_confidence
+from darkguard.envs import Observation
+from darkguard.models.backends.hf import HFBackend, candidate_branches
+from darkguard.models.parsing import Click
+from darkguard.models.spec import ModelSpec
+from darkguard.ruc import schema
+
+LINES = [TextLine("Sports", (10, 10, 60, 24)), TextLine("Download now", (100, 10, 200, 30))]
+
+
+def test_text_under_picks_the_line_under_the_click() -> None:
+    assert text_under(LINES, 150, 20) == "Download now"
+    assert text_under(LINES, 62, 12) == "Sports"  # within the padding
+    assert text_under(LINES, 80, 60) == ""
+
+
+def test_crop_box_is_centred_and_clipped() -> None:
+    assert crop_box((1000, 800), 500, 400) == (340, 360, 660, 440)
+    assert crop_box((1000, 800), 5, 5) == (0, 0, 320, 80)
+
+
+def test_cache_reads_once_and_persists(tmp_path, monkeypatch) -> None:
+    calls = []
+
+    def fake_reader(crops):
+        calls.append(len(crops))
+        return [[TextLine("Buy", (o[0], o[1], o[0] + 5, o[1] + 5))] for _, o in crops]
+
+    monkeypatch.setattr(click_text, "read_crops_many", fake_reader)
+    image = Image.new("RGB", (400, 300), "white")
+    cache = ClickTextCache(tmp_path)
+    first = cache.read([(("d1", 100, 100), lambda: image), (("d1", 300, 200), lambda: image)])
+    again = cache.read([(("d1", 100, 100), lambda: image)])
+    assert calls == [2] and again[0] == first[0]
+    fresh = ClickTextCache(tmp_path)  # a new process: from disk
+    assert fresh.read([(("d1", 300, 200), lambda: image)]) == [first[1]] and calls == [2]
+    (tmp_path / "d1.json").write_text("{broken")
+    assert ClickTextCache(tmp_path).get(("d1", 100, 100)) is None  # damaged: read again
+
+
+def test_ocr_reads_a_drawn_word(tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("DARKGUARD_CACHE", str(tmp_path))
+    image = Image.new("RGB", (640, 400), "white")
+    draw = ImageDraw.Draw(image)
+    draw.rectangle((200, 180, 440, 220), fill=(20, 90, 200))
+    draw.text((250, 188), "CONTINUE", fill="white", font_size=22)
+    shot = Screenshot(image, 128 * 128)
+    assert "CONT" in shot.text_under(320, 200).upper()
+    assert shot.text_under(60, 60) == ""
+    conv = evaluator_conversation(shot, "t", 320, 200, aids=ObservationAids(zoom=True, ocr=True))
+    text = conv[1]["content"][-1]["text"]
+    assert "Text under the click:" in text and len(conv[1]["content"]) == 3
+
+
+def _record(correct, dark=None, size=(1000, 800)) -> dict:
+    r = {"image_width": size[0], "image_height": size[1], "correct_box": {"bbox": correct}}
+    if dark:
+        r["dark_box"] = {"bbox": dark}
+    return r
+
+
+def test_target_confidence_grows_with_the_distance_to_a_label_edge() -> None:
+    record = _record([100, 100, 300, 200], [400, 100, 600, 200])
+    edge = target_confidence({"x": 100, "y": 150}, record, 0.55, 0.95)
+    inside = target_confidence({"x": 200, "y": 150}, record, 0.55, 0.95)
+    far_null = target_confidence({"x": 900, "y": 700}, record, 0.55, 0.95)
+    assert edge == 0.55 and inside == 0.95 and far_null == 0.95
+    near_null = target_confidence({"x": 310, "y": 150}, record, 0.55, 0.95)
+    assert 0.55 < near_null < 0.95
+
+
+def test_hard_nulls_are_text_lines_outside_both_boxes(release, monkeypatch) -> None:
+    records = {str(r["id"]): r for r in json.loads((release / "full.json").read_text())}
+    clicks = [
+        {"sample_id": rid, "click_id": f"{rid}/benign", "x": x, "y": y, "label": 1}
+        for rid, r in records.items()
+        for x, y in [schema.centroid(schema.correct_bbox(r))]
+    ]
+
+    def lines(views):
+        return [
+            [TextLine("a", (x - 5, y - 5, x + 5, y + 5)), TextLine("b", (1, 1, 9, 9))]
+            for _, x, y in views
+        ]
+
+    monkeypatch.setattr("darkguard.defenses.dude.warmup.prefetch_text", lines)
+    nulls = hard_nulls(clicks, records, release, 2, seed=42)
+    assert nulls and all(n["label"] == 0 for n in nulls)
+    for n in nulls:
+        r = records[n["sample_id"]]
+        label = schema.click_label(n["x"], n["y"], schema.correct_bbox(r), schema.dark_bbox(r))
+        assert label == 0 and (n["x"], n["y"]) == (5.0, 5.0)
+    assert hard_nulls(clicks, records, release, 0, seed=42) == []
+
+
+def test_tune_threshold_keeps_fatal_errors_under_the_cap() -> None:
+    benign = [0.9, 0.8, 0.7, 0.6]
+    deceptive = [0.85, 0.5, 0.2, 0.1]
+    nulls = [0.3, 0.2, 0.1, 0.65]
+    t = tune_threshold(benign, deceptive + nulls, 0.0, deceptive)
+    assert t > 0.85  # no deceptive click may pass
+    loose = tune_threshold(benign, deceptive + nulls, 0.25, deceptive)
+    assert loose == 0.6  # every benign click through, one deceptive click (1 in 4) too
+    assert tune_threshold([], [0.5], 0.0, [0.5]) > 0.5
+
+
+def test_label_probabilities_and_the_confidence_gate(tiny_model) -> None:
+    backend = HFBackend(ModelSpec("tiny", path=str(tiny_model), batch_size=2, max_new_tokens=8))
+    branches = candidate_branches(
+        backend.tokenizer, [f"<judge>{label}</judge>" for label in (1, 0, -1)]
+    )
+    assert branches and all(len(nexts) > 1 for nexts in branches.values())
+    with pytest.raises(ValueError):
+        candidate_branches(backend.tokenizer, ["<judge>1", "<judge>1"])
+    evaluator = Evaluator(backend)
+    image = Image.new("RGB", (320, 240), "white")
+    proposals = [(Observation(image, "Open the Deals section.", False), Click(50, 60))] * 3
+    shot = Screenshot(image, backend.max_pixels)
+    conv = evaluator_conversation(shot, "Open the Deals section.", 50, 60)
+    probs, tokens = evaluator.label_probabilities([conv, conv, conv])
+    assert len(probs) == 3 and all(abs(sum(p.values()) - 1) < 1e-5 for p in probs)
+    assert probs[0] == pytest.approx(probs[2]) and all(t > 0 for t in tokens)
+    allow_all = DudeGate(evaluator, threshold=0.0).review_many(proposals)
+    reject_all = DudeGate(evaluator, threshold=1.01).review_many(proposals)
+    assert all(v.allow for v in allow_all) and not any(v.allow for v in reject_all)
+    assert all(v.label in (1, 0, -1) for v in reject_all)
