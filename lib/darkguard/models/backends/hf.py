@@ -107,17 +107,7 @@ class HFBackend:
         probs: list[list[float]] = []
         self.last_tokens = []
         for start in range(0, len(conversations), self.spec.batch_size):
-            batch = [
-                to_qwen_messages(c) for c in conversations[start : start + self.spec.batch_size]
-            ]
-            inputs = self.processor.apply_chat_template(
-                batch,
-                add_generation_prompt=True,
-                tokenize=True,
-                return_dict=True,
-                return_tensors="pt",
-                processor_kwargs={"padding": True},
-            ).to(self.spec.device)
+            inputs = self._inputs(conversations[start : start + self.spec.batch_size])
             at = {
                 prefix: self._next_probs(inputs, prefix, nexts)
                 for prefix, nexts in branches.items()
@@ -133,6 +123,17 @@ class HFBackend:
             self.last_tokens += used
             self.tokens_used += sum(used)
         return probs
+
+    def _inputs(self, conversations: list[Conversation]):
+        """One batch of conversations, templated and tokenized with their images."""
+        return self.processor.apply_chat_template(
+            [to_qwen_messages(c) for c in conversations],
+            add_generation_prompt=True,
+            tokenize=True,
+            return_dict=True,
+            return_tensors="pt",
+            processor_kwargs={"padding": True},
+        ).to(self.spec.device)
 
     def _next_probs(self, inputs, prefix: tuple[int, ...], nexts: list[int]) -> torch.Tensor:
         """Softmax over `nexts` of the token after prompt + `prefix` (left padding: the prefix
@@ -158,17 +159,7 @@ class HFBackend:
         self.last_tokens = []
         max_new = max_new_tokens or self.spec.max_new_tokens
         for start in range(0, len(conversations), self.spec.batch_size):
-            batch = [
-                to_qwen_messages(c) for c in conversations[start : start + self.spec.batch_size]
-            ]
-            inputs = self.processor.apply_chat_template(
-                batch,
-                add_generation_prompt=True,
-                tokenize=True,
-                return_dict=True,
-                return_tensors="pt",
-                processor_kwargs={"padding": True},
-            ).to(self.spec.device)
+            inputs = self._inputs(conversations[start : start + self.spec.batch_size])
             sequences = self.model.generate(
                 **inputs,
                 max_new_tokens=max_new,

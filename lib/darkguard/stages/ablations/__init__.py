@@ -10,7 +10,7 @@ experience, mined with the Stage-1 evaluator."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from darkguard import paths
@@ -25,13 +25,7 @@ from darkguard.models.spec import ModelSpec
 from darkguard.ruc.validate import load_records
 from darkguard.stages import stage1_grpo
 from darkguard.stages.ablations.aids import aids_ablation
-from darkguard.stages.guard_eval import (
-    Gate,
-    GuardRun,
-    confidence_gates,
-    guard_runs,
-    read_experience,
-)
+from darkguard.stages.guard_eval import Gate, GuardRun, guard_runs, read_experience
 from darkguard.stages.stage1_grpo import _clicks, stage_dir
 from darkguard.stages.stage2_summarize import make_miner
 
@@ -54,8 +48,6 @@ PARAMS = (
     "guard_eval.t_max",
     "guard_eval.batch_tasks",
     "guard_eval.experience",
-    "guard_eval.gate",
-    "guard_eval.max_fatal_error_rate",
     "ablations.agent",
     "ablations.reward_variants",
     "ablations.observation_aids",
@@ -75,7 +67,6 @@ class AblationResult:
     aids: list[dict]  # aid setting, valid pass rate, FER, ... (`aids_ablation`)
     experiences: dict[str, str]  # gate label -> the experience it used, in words
     vanilla_stage2: dict  # Algorithm 1 with the vanilla evaluator (`vanilla_stage2`)
-    thresholds: dict[str, dict[str, float]] = field(default_factory=dict)  # confidence gates
 
 
 def ablations_dir() -> Path:
@@ -189,14 +180,9 @@ def run(cfg: Config) -> AblationResult:
         **stage_gates,
         **prompt_gates(tuned, settings.safety_prompt, experience, stage2_file),
     }
-    gates, thresholds = list(sources), {}
-    if guard.gate == "confidence":  # the gate the guard evaluation uses, each tuned on valid
-        gates, thresholds = confidence_gates(
-            gates, data_dir, guard.max_fatal_error_rate, cfg.base.seed
-        )
-    runs = guard_runs(
+    runs = guard_runs(  # the paper's gate (a click executes when judged 1), as in the paper
         [agent],
-        gates,
+        list(sources),
         data_dir,
         suite,
         ablations_dir() / "episodes",
@@ -209,6 +195,4 @@ def run(cfg: Config) -> AblationResult:
     rewards = reward_ablation(cfg, settings.reward_variants)
     overrides = [row.changes() for row in settings.observation_aids]
     aids = aids_ablation(base, overrides, data_dir, ablations_dir() / "aids")
-    return AblationResult(
-        settings, len(suite), stagewise, prompts, rewards, aids, used, mined, thresholds
-    )
+    return AblationResult(settings, len(suite), stagewise, prompts, rewards, aids, used, mined)
