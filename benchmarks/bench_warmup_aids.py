@@ -1,11 +1,14 @@
-"""Which observation aids the tiny evaluator needs: warm up one tiny evaluator per aid setting
-(same size, seed, steps and data as the `build_models` stage) and judge the valid-split clicks.
+"""What the tiny evaluator needs to see, and what it costs: build and warm up the evaluator exactly
+as the `build_models` stage does (`build_evaluators`: its size, seed, data, text nulls, guidance),
+once per aid setting and warm-up length, and judge the valid-split clicks.
 
     .venv/bin/python benchmarks/bench_warmup_aids.py [--evaluator evaluator-small]
-        [--setting '{"zoom": false}' ...] [--steps N] [--learning-rate LR]
+        [--setting '{"zoom": true, "ocr": true}' ...] [--steps 300 --steps 600]
 
-Prints one JSON line per setting: training seconds, final loss, the valid metrics and the
-confusion counts (true label -> predicted label).
+Prints one JSON line per (setting, steps): warm-up seconds, seconds in all (OCR of the clicks
+included; the OCR cache in data/cache/click_text makes later settings cheaper), the valid pass
+rate, Fatal Error Rate, null-click accuracy and the confusion counts: the frontier of accuracy
+against CPU minutes. Models go to a temporary folder, never over data/models.
 """
 
 from __future__ import annotations
@@ -23,73 +26,43 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 def main() -> None:
     from darkguard import paths
     from darkguard.config import load_config
-    from darkguard.defenses.dude.evaluator import Evaluator
-    from darkguard.defenses.dude.inputs import ObservationAids
-    from darkguard.defenses.dude.warmup import balanced, trl_rows
-    from darkguard.io import read_jsonl
-    from darkguard.metrics.judging import confusion
-    from darkguard.models.backends.hf import HFBackend
-    from darkguard.models.spec import ModelSpec
-    from darkguard.models.tiny.architecture import TinySize, build_tiny
-    from darkguard.models.tiny.sft import warm_up
-    from darkguard.stages.build_models import tokenizer_corpus
+    from darkguard.reports.build_models import null_accuracy
+    from darkguard.stages.build_models import build_evaluators
 
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--evaluator", default="evaluator-small")
     parser.add_argument("--setting", action="append", help="aids as JSON (repeatable)")
-    parser.add_argument("--steps", type=int)
-    parser.add_argument("--learning-rate", type=float)
+    parser.add_argument("--steps", type=int, action="append", help="warm-up steps (repeatable)")
     args = parser.parse_args()
     cfg = load_config()
     build = cfg.build_models
-    seed = cfg.base.seed
-    warm = build.warmup  # its seed is base.seed
-    if args.steps:
-        warm = warm.model_copy(update={"steps": args.steps})
-    if args.learning_rate:
-        warm = warm.model_copy(update={"learning_rate": args.learning_rate})
-    settings = [json.loads(s) for s in args.setting or ['{"zoom": true}', '{"zoom": false}']]
     data = paths.resolve(cfg.data.out_dir)
-    records = {str(r["id"]): r for r in json.loads((data / "full.json").read_text())}
-    train = read_jsonl(data / "clicks" / "train.jsonl")
-    valid = read_jsonl(data / "clicks" / "valid.jsonl")
-    corpus = tokenizer_corpus([records[i] for i in sorted({c["sample_id"] for c in train})])
+    settings = [json.loads(s) for s in args.setting or ['{"zoom": true, "ocr": true}']]
+    sizes = {args.evaluator: build.evaluators[args.evaluator]}
     for setting in settings:
-        aids = ObservationAids(**setting)
-        start = time.perf_counter()
-        rows = trl_rows(train, records, data, build.max_pixels, warm.confidence, aids)
-        if warm.balance:
-            row_of = {id(c): r for c, r in zip(train, rows, strict=True)}
-            rows = [row_of[id(c)] for c in balanced(train)]
-        with tempfile.TemporaryDirectory() as tmp:
-            init = build_tiny(
-                Path(tmp) / "init",
-                corpus,
-                TinySize(**build.evaluators[args.evaluator].model_dump()),
-                vocab_size=build.vocab_size,
-                max_pixels=build.max_pixels,
-                seed=seed,
-            )
-            log = warm_up(init, Path(tmp) / "warm", rows, warm)
-            train_s = time.perf_counter() - start
-            spec = ModelSpec("bench", path=str(Path(tmp) / "warm"), batch_size=16)
-            run = Evaluator(HFBackend(spec), aids).judge_clicks(data, valid, records)
-        losses = [e["loss"] for e in log if "loss" in e]
-        print(
-            json.dumps(
-                {
-                    "evaluator": args.evaluator,
-                    "aids": setting,
-                    "steps": warm.steps,
-                    "learning_rate": warm.learning_rate,
-                    "train_s": round(train_s),
-                    "final_loss": round(losses[-1], 4),
-                    **run.metrics,
-                    "confusion": confusion([c["label"] for c in run.clicks], run.outputs),
+        for steps in args.steps or [build.warmup.steps]:
+            params = build.model_copy(
+                update={
+                    "evaluators": sizes,
+                    "aids": build.aids.model_copy(update=setting),
+                    "warmup": build.warmup.model_copy(update={"steps": steps}),
                 }
-            ),
-            flush=True,
-        )
+            )
+            start = time.perf_counter()
+            with tempfile.TemporaryDirectory() as tmp:
+                (built,) = build_evaluators(params, data, Path(tmp))
+            runtime = [e["train_runtime"] for e in built.log_history if "train_runtime" in e]
+            row = {
+                "evaluator": args.evaluator,
+                "aids": setting,
+                "steps": steps,
+                "warmup_seconds": round(runtime[0], 1),
+                "seconds": round(time.perf_counter() - start, 1),
+                **{k: built.valid_metrics[k] for k in ("pass_rate", "c4_fatal_error_rate")},
+                "null_accuracy": null_accuracy(built.valid_confusion),
+                "confusion": built.valid_confusion,
+            }
+            print(json.dumps(row), flush=True)
 
 
 if __name__ == "__main__":
