@@ -57,6 +57,7 @@ def test_candidates_are_cached_per_whole_screenshot(monkeypatch) -> None:
         return [TextLine("Sports", (10, y, 80, y + 20))]
 
     monkeypatch.setattr(agents, "read_lines", lines_of)
+    monkeypatch.setenv("DARKGUARD_CACHE", "off")  # no page lines from other processes
     agent = OfflineAgent()
     top_same = Image.new("RGB", (800, 720))
     other = top_same.copy()
@@ -175,3 +176,25 @@ def test_cli_agent_on_the_release_fixture(release, scripted_ocr, capsys) -> None
     assert main(["agent", "--data", str(release)]) == 0
     out = capsys.readouterr().out
     assert "agent offline_agent on 5 tasks" in out and "SR" in out and "NFR" in out
+
+
+def test_offline_agent_keeps_page_lines_between_processes(tmp_path, monkeypatch) -> None:
+    from PIL import Image
+
+    from darkguard.agents import offline
+    from darkguard.agents.perception import TextLine
+
+    monkeypatch.setenv("DARKGUARD_CACHE", str(tmp_path))
+    image = Image.new("RGB", (64, 48), "white")
+    page = offline._page_key(image)
+    assert offline.stored_lines(page) is None
+    lines = [TextLine("Sports", (1.5, 2.0, 30.25, 12.0))]
+    offline.store_lines(page, lines)
+    assert offline.stored_lines(page) == lines
+    calls = []
+    monkeypatch.setattr(offline, "read_lines_many", lambda images: calls.append(1) or [])
+    agent = offline.OfflineAgent()
+    agent.propose_many([(image, "Open Sports", [])])
+    assert not calls and agent._lines[page] == lines  # read from the cache, not by OCR
+    monkeypatch.setenv("DARKGUARD_CACHE", "off")
+    assert offline.stored_lines(page) is None

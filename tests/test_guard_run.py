@@ -218,6 +218,7 @@ def test_cli_evaluate_on_the_release_fixture(release, tiny_model, tmp_path, monk
 
     monkeypatch.setattr(agents, "read_lines", lambda image: [])  # no OCR text: no click
     monkeypatch.setattr(agents, "read_lines_many", lambda images: [[] for _ in images])
+    monkeypatch.setenv("DARKGUARD_CACHE", "off")  # no page lines read by other processes
     out = tmp_path / "metrics.json"
     experience = tmp_path / "exp.txt"
     experience.write_text("- be careful.\n")

@@ -4,15 +4,21 @@ best-matching text line and, once rejected, the next-best one."""
 from __future__ import annotations
 
 import hashlib
+import json
 import math
+import os
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 from PIL import Image
 
+from darkguard import paths
 from darkguard.agents import Rejection
 from darkguard.agents.perception import TextLine, encoder, read_lines, read_lines_many
 from darkguard.models.parsing import AgentOutput, Click, ParseFailure
+
+LINES_VERSION = 1  # bump when what PP-OCR returns for a page changes (engine, parameters)
 
 
 @dataclass
@@ -33,7 +39,11 @@ class OfflineAgent:
         key = (*page, task)
         if key not in self._cache:
             if page not in self._lines:
-                self._lines[page] = read_lines(image)
+                lines = stored_lines(page)
+                if lines is None:
+                    lines = read_lines(image)
+                    store_lines(page, lines)
+                self._lines[page] = lines
             lines = self._lines[page]
             if not lines:
                 self._cache[key] = []
@@ -58,9 +68,15 @@ class OfflineAgent:
         for image, _, _ in requests:
             page = _page_key(image)
             if page not in self._lines:
-                unread.setdefault(page, image)
-        for page, lines in zip(unread, read_lines_many(list(unread.values())), strict=True):
+                stored = stored_lines(page)
+                if stored is not None:
+                    self._lines[page] = stored
+                else:
+                    unread.setdefault(page, image)
+        read = read_lines_many(list(unread.values())) if unread else []
+        for page, lines in zip(unread, read, strict=True):
             self._lines[page] = lines
+            store_lines(page, lines)
         return [(self.propose(*request), 0) for request in requests]
 
     def propose(self, image: Image.Image, task: str, rejected: list[Rejection]) -> AgentOutput:
@@ -73,3 +89,36 @@ class OfflineAgent:
 
 def _page_key(image: Image.Image) -> tuple[str, tuple[int, int]]:
     return hashlib.sha1(image.tobytes()).hexdigest(), image.size
+
+
+def _lines_file(page: tuple[str, tuple[int, int]]) -> Path | None:
+    """Where a page's OCR lines are kept between processes (`paths.cache_dir()/page_lines`,
+    named by the page's pixels; None when the cache is off)."""
+    root = paths.cache_dir()
+    digest, (w, h) = page
+    return None if root is None else root / "page_lines" / f"{digest}-{w}x{h}-v{LINES_VERSION}.json"
+
+
+def stored_lines(page: tuple[str, tuple[int, int]]) -> list[TextLine] | None:
+    """A page's OCR lines read by an earlier process (None: not stored or unreadable)."""
+    file = _lines_file(page)
+    try:
+        if file is None or not file.is_file():
+            return None
+        return [TextLine(t, tuple(b)) for t, b in json.loads(file.read_text())]
+    except (OSError, ValueError, TypeError):
+        return None
+
+
+def store_lines(page: tuple[str, tuple[int, int]], lines: list[TextLine]) -> None:
+    """Keep a page's OCR lines for later processes (skipped when the cache cannot be written)."""
+    file = _lines_file(page)
+    if file is None:
+        return
+    try:
+        file.parent.mkdir(parents=True, exist_ok=True)
+        tmp = file.with_suffix(f".{os.getpid()}.part")
+        tmp.write_text(json.dumps([[ln.text, list(ln.box)] for ln in lines]))
+        os.replace(tmp, file)
+    except OSError:
+        return
