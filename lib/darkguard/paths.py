@@ -2,7 +2,7 @@
 
 `DARKGUARD_DATA` and `DARKGUARD_REPORTS` relocate the data and report folders (tests use them so
 that re-executing a notebook never overwrites pipeline outputs); `DARKGUARD_CACHE` moves (or, set
-to `off`, disables) the cache of resized screenshots.
+to `off`, disables) the caches derived from built data.
 """
 
 from __future__ import annotations

@@ -1,13 +1,16 @@
-"""Local transformers backend: hub id or folder, batched greedy decoding, image-size caps."""
+"""Local transformers backend: hub id or folder, batched greedy decoding, image-size caps; the
+answers of a model in local folders kept on disk between processes (`memo`)."""
 
 from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from pathlib import Path
 
 import torch
 
 from darkguard.models.backends import Conversation
+from darkguard.models.backends.memo import memo_for
 from darkguard.models.spec import ModelSpec
 
 DTYPES = {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16}
@@ -94,18 +97,39 @@ class HFBackend:
         self.model = model.to(spec.device).eval()
         self.tokens_used = 0  # prompt (image tokens included) + generated tokens, all calls
         self.last_tokens: list[int] = []  # the same, per conversation of the last call
+        self.memo = memo_for(spec, [Path(__file__)])  # None: answers are not kept
 
-    @torch.inference_mode()
+    def _answer(self, kind: str, args, conversations: list[Conversation], compute) -> list:
+        """`compute(conversations) -> (answers, tokens)` through the memo, counting tokens."""
+        if self.memo is None:
+            answers, used = compute(conversations)
+        else:
+            answers, used = self.memo.answer(kind, args, conversations, compute)
+        self.last_tokens = list(used)
+        self.tokens_used += sum(used)
+        return answers
+
     def continuation_probs(
         self, conversations: list[Conversation], candidates: list[str]
     ) -> list[list[float]]:
         """For each conversation, the probability of each candidate answer (teacher-forced after
         the generation prompt, renormalized over the candidates: `candidate_branches`): one
         forward pass per batch and branch point, no sampling. Rows sum to 1."""
+        return self._answer(
+            "continuation_probs",
+            candidates,
+            conversations,
+            lambda batch: self._continuation_probs(batch, candidates),
+        )
+
+    @torch.inference_mode()
+    def _continuation_probs(
+        self, conversations: list[Conversation], candidates: list[str]
+    ) -> tuple[list[list[float]], list[int]]:
         branches = candidate_branches(self.tokenizer, candidates)
         paths = candidate_paths(self.tokenizer, candidates, branches)
         probs: list[list[float]] = []
-        self.last_tokens = []
+        tokens: list[int] = []
         for start in range(0, len(conversations), self.spec.batch_size):
             inputs = self._inputs(conversations[start : start + self.spec.batch_size])
             at = {
@@ -119,10 +143,8 @@ class HFBackend:
                         for path in paths
                     ]
                 )
-            used = [int(u) + 1 for u in inputs["attention_mask"].sum(dim=1).tolist()]
-            self.last_tokens += used
-            self.tokens_used += sum(used)
-        return probs
+            tokens += [int(u) + 1 for u in inputs["attention_mask"].sum(dim=1).tolist()]
+        return probs, tokens
 
     def _inputs(self, conversations: list[Conversation]):
         """One batch of conversations, templated and tokenized with their images."""
@@ -151,13 +173,20 @@ class HFBackend:
         logits = self.model(**batch).logits[:, -1, :].float()
         return torch.softmax(logits[:, nexts], dim=-1)
 
-    @torch.inference_mode()
     def generate(
         self, conversations: list[Conversation], max_new_tokens: int | None = None
     ) -> list[str]:
-        outputs: list[str] = []
-        self.last_tokens = []
         max_new = max_new_tokens or self.spec.max_new_tokens
+        return self._answer(
+            "generate", max_new, conversations, lambda batch: self._generate(batch, max_new)
+        )
+
+    @torch.inference_mode()
+    def _generate(
+        self, conversations: list[Conversation], max_new: int
+    ) -> tuple[list[str], list[int]]:
+        outputs: list[str] = []
+        tokens: list[int] = []
         for start in range(0, len(conversations), self.spec.batch_size):
             inputs = self._inputs(conversations[start : start + self.spec.batch_size])
             sequences = self.model.generate(
@@ -169,10 +198,8 @@ class HFBackend:
             new = sequences[:, inputs["input_ids"].shape[1] :].tolist()
             pad = self.tokenizer.pad_token_id
             prompt = inputs["attention_mask"].sum(dim=1).tolist()
-            per_row = [
+            tokens += [
                 int(n) + sum(t != pad for t in row) for n, row in zip(prompt, new, strict=True)
             ]
-            self.last_tokens += per_row
-            self.tokens_used += sum(per_row)
             outputs += safe_batch_decode(self.tokenizer, new, skip_special_tokens=True)
-        return outputs
+        return outputs, tokens
