@@ -41,7 +41,7 @@ COMBINATORS = ("all", "any", "not")
 
 
 class PredicateError(ValueError):
-    """A malformed predicate; `where` is the field path inside the predicate (e.g. `all[1].typed`)."""
+    """A malformed predicate; `where` is its field path (e.g. `success.all[1].typed`)."""
 
     def __init__(self, where: str, message: str) -> None:
         super().__init__(f"{where}: {message}")
@@ -99,7 +99,7 @@ def parse(raw: Any, where: str = "predicate") -> Predicate:
     """A validated predicate from its YAML form; `PredicateError` names the field path."""
     if not isinstance(raw, dict) or len(raw) != 1:
         raise PredicateError(where, "needs exactly one key: all, any, not or an atom")
-    (kind, value), = raw.items()
+    ((kind, value),) = raw.items()
     here = f"{where}.{kind}"
     if kind in ("all", "any"):
         if not isinstance(value, list) or not value:
@@ -131,11 +131,10 @@ def parse(raw: Any, where: str = "predicate") -> Predicate:
         m = _mapping(value, here, ("selector",), ("value",))
         if not isinstance(m.get("value", True), bool):
             raise PredicateError(f"{here}.value", "needs true or false")
-        return Atom(kind, selector=_selector(m["selector"], f"{here}.selector"),
-                    value=m.get("value", True))
-    raise PredicateError(
-        here, f"unknown predicate; known: {', '.join(COMBINATORS + ATOMS)}"
-    )
+        return Atom(
+            kind, selector=_selector(m["selector"], f"{here}.selector"), value=m.get("value", True)
+        )
+    raise PredicateError(here, f"unknown predicate; known: {', '.join(COMBINATORS + ATOMS)}")
 
 
 def atoms_of(predicate: Predicate | None) -> list[Atom]:

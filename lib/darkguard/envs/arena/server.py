@@ -114,8 +114,12 @@ def _bind_episodes(flask_app: Flask, episodes: Episodes, apps_by_blueprint: dict
             ep = episodes.new(app, ())
         g.dg_episode = ep
         if "dp" in request.args or EPISODE_PARAM in request.args:
-            args = [(k, v) for k, vs in request.args.lists() for v in vs
-                    if k not in ("dp", EPISODE_PARAM)]
+            args = [
+                (k, v)
+                for k, vs in request.args.lists()
+                for v in vs
+                if k not in ("dp", EPISODE_PARAM)
+            ]
             target = request.path + (f"?{urlencode(args)}" if args else "")
             response = redirect(target, code=303 if request.method == "POST" else 302)
             response.set_cookie(_cookie(app), ep.id, httponly=True, samesite="Lax")

@@ -117,14 +117,17 @@ def _task(raw: Any, index: int, path: Path, base: dict, default_steps: int) -> T
         deception = parse(raw["deception"], "deception") if raw.get("deception") else None
     except PredicateError as err:
         raise TaskFileError(path, tid, err.where, err.message) from None
-    task = Task(tid, goal.strip(), start, steps, tuple(patterns), success, deception,
-                str(path), **base)
+    task = Task(
+        tid, goal.strip(), start, steps, tuple(patterns), success, deception, str(path), **base
+    )
     if task.app is not None:
         known = _known_conditions(task.app) or frozenset()
         bad = [c for c in task.conditions if c not in known]
         if bad:
             raise TaskFileError(
-                path, tid, "start",
+                path,
+                tid,
+                "start",
                 f"condition {bad[0]!r} is not one of app {task.app!r}: {', '.join(sorted(known))}",
             )
     return task
@@ -190,7 +193,9 @@ def load_tasks(spec: Path | str, default_steps: int = 30) -> TaskSet:
         raise TaskFileError(path, None, "file", "holds no *.yaml task files")
     if not path.exists():
         sets = ", ".join(builtin_sets())
-        raise TaskFileError(path, None, "file", f"is neither a task file, a folder nor one of {sets}")
+        raise TaskFileError(
+            path, None, "file", f"is neither a task file, a folder nor one of {sets}"
+        )
     tasks: list[Task] = []
     owner: dict[str, str] = {}
     for file in files:

@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from darkguard.cli import arena as arena_cli
 from darkguard.io import InputError
 
 if TYPE_CHECKING:
@@ -389,6 +390,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--params", help="parameters file (default: params.yaml of the repository)")
     p.add_argument("--reports", action="store_true", help="also write the report tables/figures")
     p.set_defaults(func=_cmd_train_stage2)
+
+    arena_cli.add_parser(sub)
 
     nb = sub.add_parser("notebook", help="notebook utilities").add_subparsers(
         dest="nb", required=True

@@ -1,0 +1,119 @@
+"""`darkguard arena ...`: validate task files, run tasks, serve an app or a site to browse."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+from darkguard.io import atomic_write_text
+
+
+def _cmd_validate(args: argparse.Namespace) -> int:
+    from darkguard.envs.arena.tasks import TaskFileError, load_tasks
+
+    failed = 0
+    for spec in args.files:
+        try:
+            tasks = load_tasks(spec)
+        except TaskFileError as err:
+            print(f"INVALID {err}", file=sys.stderr)
+            failed += 1
+            continue
+        print(f"{spec}: {len(tasks)} tasks, valid")
+    return 1 if failed else 0
+
+
+def make_web_agent(spec: str, seed: int):
+    """A base web agent by name (`offline`)."""
+    if spec == "offline":
+        from darkguard.agents.web import OfflineWebAgent
+
+        return OfflineWebAgent(seed=seed)
+    raise SystemExit(f"error: unknown agent {spec!r}; known: offline")
+
+
+def _cmd_run(args: argparse.Namespace) -> int:
+    from darkguard.envs.arena.tasks import EXPECTED_SIZES, TaskFileError, load_tasks
+    from darkguard.loop.arena import run_tasks
+    from darkguard.metrics.arena import score
+
+    if args.defense != "none":
+        print(f"error: unknown defense {args.defense!r}; known: none", file=sys.stderr)
+        return 2
+    try:
+        taskset = load_tasks(args.tasks)
+    except TaskFileError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    tasks = taskset.tasks[: args.limit] if args.limit else taskset.tasks
+    expected = EXPECTED_SIZES.get(str(args.tasks)) if not args.limit else None
+    start = time.perf_counter()
+    records = run_tasks(
+        tasks,
+        lambda: make_web_agent(args.agent, args.seed),
+        journal_path=Path(args.journal) if args.journal else None,
+        screenshots=args.screenshots,
+        step_timeout_s=args.step_timeout,
+    )
+    seconds = time.perf_counter() - start
+    scores = score(records, expected)
+    print(
+        f"{taskset.name}: N={scores.N} DPSR={scores.DPSR:.1f} TSR={scores.TSR:.1f} "
+        f"STC={scores.STC:.1f} (#D={scores.n_D} #T={scores.n_T} #STC={scores.n_STC}; "
+        f"{seconds:.0f} s, {scores.N / max(seconds, 1e-9):.2f} episodes/s)"
+    )
+    if args.out:
+        result = {
+            **scores.as_dict(),
+            "tasks": taskset.name,
+            "agent": args.agent,
+            "defense": args.defense,
+            "seed": args.seed,
+            "records": records,
+        }
+        atomic_write_text(Path(args.out), json.dumps(result, indent=1, sort_keys=True) + "\n")
+    return 0
+
+
+def _cmd_serve(args: argparse.Namespace) -> int:
+    from darkguard.envs.arena.server import Served
+
+    served = Served(site=Path(args.site)) if args.site else Served([args.app] if args.app else None)
+    with served:
+        target = served.origin + (f"/{args.app}/" if args.app else "/")
+        print(f"serving {target} (Ctrl-C to stop)", flush=True)
+        if served.partner_origin:
+            print(f"second origin {served.partner_origin}", flush=True)
+        try:
+            while True:
+                time.sleep(3600)
+        except KeyboardInterrupt:
+            return 0
+
+
+def add_parser(sub) -> None:
+    """The `arena` command group."""
+    arena = sub.add_parser("arena", help="the arena: live deceptive web apps and task files")
+    cmds = arena.add_subparsers(dest="arena", required=True)
+    p = cmds.add_parser("validate", help="check task files (errors name file, task and field)")
+    p.add_argument("files", nargs="+", help="task files, folders of them, or built-in set names")
+    p.set_defaults(func=_cmd_validate)
+    p = cmds.add_parser("run", help="run an agent (and a defense) on tasks; print DPSR/TSR/STC")
+    p.add_argument("--tasks", required=True, help="a task file, a folder, or a built-in set")
+    p.add_argument("--agent", default="offline", help="base agent (default: offline)")
+    p.add_argument("--defense", default="none", help="defense (default: none)")
+    p.add_argument("--out", help="write N, DPSR, TSR, STC, counts and episode records as JSON")
+    p.add_argument("--journal", help="resumable episode journal (JSONL)")
+    p.add_argument("--limit", type=int, help="only the first N tasks")
+    p.add_argument("--seed", type=int, default=42)
+    p.add_argument("--screenshots", action="store_true", help="observations carry screenshots")
+    p.add_argument("--step-timeout", type=float, default=10.0, help="seconds before a step hangs")
+    p.set_defaults(func=_cmd_run)
+    p = cmds.add_parser("serve", help="serve an app (or a site folder) on 127.0.0.1 to browse")
+    group = p.add_mutually_exclusive_group()
+    group.add_argument("--app", help="one built-in app (default: all)")
+    group.add_argument("--site", help="a static site folder")
+    p.set_defaults(func=_cmd_serve)

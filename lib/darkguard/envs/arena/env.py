@@ -1,0 +1,322 @@
+"""The arena environment: a live page in Chromium, one Playwright browser context per episode.
+
+`reset(task)` opens the task's start page and returns the first observation; `step(action)` acts
+and returns the next one. An observation is what a user's agent sees: the URL, the title, the
+page's visible text, the interactive elements (role, accessible name, visible text, state, box,
+prominence, covered, in a dialog) and optionally a screenshot. It never carries ids, classes,
+pattern labels, the condition switch or the task's predicates.
+
+Every click and input of the episode (by the agent or by a defense acting through `step`) is
+logged by an init script with the task's watched selectors; `outcome()` judges T and D from that
+log and the final page. Requests to anything but 127.0.0.1 are blocked and counted.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urljoin
+
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import sync_playwright
+
+from darkguard.browser import RequestGuard, launch
+from darkguard.envs.arena.actions import Action, Back, Click, Goto, Scroll, Select, Stop, Type
+from darkguard.envs.arena.predicates import EpisodeFacts, holds, selectors_of
+from darkguard.envs.arena.tasks import Task
+
+HERE = Path(__file__).parent
+OBSERVE_JS = (HERE / "observe.js").read_text(encoding="utf-8")
+RECORDER_JS = (HERE / "recorder.js").read_text(encoding="utf-8")
+FINAL_JS = """(sels) => {
+  const out = {text: {}, checked: {}, scratchpad: ""};
+  for (const s of sels) {
+    const el = document.querySelector(s);
+    out.text[s] = el ? el.innerText : null;
+    if (!el) { out.checked[s] = null; continue; }
+    const a = el.getAttribute("aria-checked") ?? el.getAttribute("aria-pressed");
+    out.checked[s] = ("checked" in el && (el.type === "checkbox" || el.type === "radio"))
+      ? el.checked : (a === null ? false : a === "true");
+  }
+  const pad = document.querySelector("#scratchpad");
+  out.scratchpad = pad ? pad.value : "";
+  return out;
+}"""
+VIEWPORT = {"width": 1280, "height": 800}
+
+
+class StepTimeout(RuntimeError):
+    """The page did not answer within the step timeout (a hung page)."""
+
+
+@dataclass(frozen=True)
+class Element:
+    index: int
+    role: str
+    name: str
+    text: str
+    context: str
+    state: dict
+    box: tuple[int, int, int, int]  # x, y, width, height in page pixels
+    prominence: float
+    covered: bool
+    in_dialog: bool
+
+
+@dataclass(frozen=True)
+class PageObservation:
+    goal: str
+    url: str
+    title: str
+    text: str
+    elements: tuple[Element, ...]
+    step: int
+    max_steps: int
+    screenshot: bytes | None = None  # PNG of the viewport
+    done: bool = False
+    error: str = ""  # what went wrong with the last action, in words
+
+    def element(self, index: int) -> Element:
+        return self.elements[index]
+
+
+@dataclass
+class EpisodeOutcome:
+    """For the episode record only (never shown to agents or defenses)."""
+
+    success: bool
+    deceived: bool
+    final_url: str
+    answer: str
+    scratchpad: str
+    blocked_requests: int
+    clicks: int
+    facts: EpisodeFacts = field(repr=False, default_factory=EpisodeFacts)
+
+
+class ArenaEnv:
+    """Episodes of tasks served at `origin` (the arena server or a user's site)."""
+
+    def __init__(self, origin: str, screenshots: bool = False, step_timeout_s: float = 10.0):
+        self.origin = origin.rstrip("/")
+        self.screenshots = screenshots
+        self.timeout_ms = step_timeout_s * 1000
+        self._pw = None
+        self._browser = None
+        self._context = None
+        self.page = None
+        self.task: Task | None = None
+        self.steps = 0
+        self.answer = ""
+        self._facts = EpisodeFacts()
+        self._guard = RequestGuard()
+        self._last: PageObservation | None = None
+
+    # -- browser lifetime -------------------------------------------------------------------
+    def _ensure_browser(self) -> None:
+        if self._browser is None or not self._browser.is_connected():
+            if self._pw is None:
+                self._pw = sync_playwright().start()
+            self._browser = launch(self._pw)
+
+    def restart_browser(self) -> None:
+        """After a crash: a fresh browser for the next episode."""
+        with contextlib.suppress(PlaywrightError):
+            if self._browser is not None:
+                self._browser.close()
+        self._browser = None
+        self._context = None
+
+    def close(self) -> None:
+        self._close_context()
+        self.restart_browser()
+        if self._pw is not None:
+            self._pw.stop()
+            self._pw = None
+
+    def _close_context(self) -> None:
+        if self._context is not None:
+            with contextlib.suppress(PlaywrightError):
+                self._context.close()
+            self._context = None
+
+    # -- episode ------------------------------------------------------------------------------
+    def _record(self, _source, event: dict) -> None:
+        hits = frozenset(event.get("hits", ()))
+        if event.get("kind") == "click":
+            self._facts.clicks.append(hits)
+        else:
+            self._facts.typed.append((hits, str(event.get("value", ""))))
+
+    def _on_page(self, page) -> None:
+        page.set_default_timeout(self.timeout_ms)
+        self.page = page  # a link that opens a new tab continues there
+
+    def reset(self, task: Task) -> PageObservation:
+        self._ensure_browser()
+        self._close_context()
+        self.task, self.steps, self.answer = task, 0, ""
+        self._facts, self._guard = EpisodeFacts(), RequestGuard()
+        watched = selectors_of(task.success, task.deception)
+        context = self._browser.new_context(viewport=VIEWPORT, device_scale_factor=1)
+        context.set_default_timeout(self.timeout_ms)
+        context.route("**/*", self._guard)
+        context.expose_binding("__dgRecord", self._record)
+        context.add_init_script(RECORDER_JS.replace("WATCHED", json.dumps(list(watched.events))))
+        context.on("page", self._on_page)
+        self._context = context
+        self.page = context.new_page()
+        self._navigate(lambda: self.page.goto(self.origin + task.start, wait_until="load"))
+        return self.observe()
+
+    def _navigate(self, go) -> None:
+        try:
+            go()
+        except PlaywrightError as err:
+            if "Timeout" in str(err):
+                raise StepTimeout(str(err).splitlines()[0]) from None
+            raise
+
+    def _settle(self) -> None:
+        """Let a click's navigation (if any) start and finish loading."""
+        self.page.wait_for_timeout(40)
+        try:
+            self.page.wait_for_load_state("load", timeout=self.timeout_ms)
+        except PlaywrightError as err:
+            if "Timeout" in str(err):
+                raise StepTimeout("the page did not finish loading") from None
+            raise
+
+    def observe(self, error: str = "", done: bool = False) -> PageObservation:
+        """The current observation (what an agent sees)."""
+        try:
+            handle = self.page.wait_for_function(
+                f"({OBSERVE_JS})()", timeout=self.timeout_ms, polling=100
+            )
+            raw = handle.json_value()
+        except PlaywrightError as err:
+            if "Timeout" in str(err):
+                raise StepTimeout("the page did not answer") from None
+            if "context was destroyed" in str(err) or "navigation" in str(err).lower():
+                self._settle()
+                return self.observe(error, done)
+            raise
+        shot = self.page.screenshot(timeout=self.timeout_ms) if self.screenshots else None
+        elements = tuple(
+            Element(
+                e["index"],
+                e["role"],
+                e["name"],
+                e["text"],
+                e["context"],
+                e["state"],
+                tuple(e["box"]),
+                e["prominence"],
+                e["covered"],
+                e["in_dialog"],
+            )
+            for e in raw["elements"]
+        )
+        assert self.task is not None
+        done = done or self.steps >= self.task.max_steps
+        self._last = PageObservation(
+            self.task.goal,
+            raw["url"],
+            raw["title"],
+            raw["text"],
+            elements,
+            self.steps,
+            self.task.max_steps,
+            shot,
+            done,
+            error,
+        )
+        return self._last
+
+    def _element(self, index: int):
+        if self._last is None or not 0 <= index < len(self._last.elements):
+            raise IndexError(f"no element {index} on the page")
+        handle = self.page.evaluate_handle("(i) => window.__dgEls && window.__dgEls[i]", index)
+        element = handle.as_element()
+        if element is None:
+            raise IndexError(f"element {index} is gone from the page")
+        return element
+
+    def step(self, action: Action) -> PageObservation:
+        """Execute `action`; errors of an action (a missing element, an unknown option) come back
+        in the observation's `error`, a hung page raises `StepTimeout`."""
+        assert self.task is not None
+        if isinstance(action, Stop):
+            self.answer = action.answer
+            return self.observe(done=True)
+        self.steps += 1
+        error = ""
+        try:
+            self._act(action)
+        except (IndexError, ValueError) as err:
+            error = str(err)
+        except PlaywrightError as err:
+            if "Timeout" in str(err):
+                raise StepTimeout(str(err).splitlines()[0]) from None
+            if "closed" in str(err).lower() or "crash" in str(err).lower():
+                raise
+            error = str(err).splitlines()[0]
+        self._settle()
+        return self.observe(error)
+
+    def _act(self, action: Action) -> None:
+        page = self.page
+        if isinstance(action, Click):
+            element = self._element(action.index)
+            element.scroll_into_view_if_needed(timeout=self.timeout_ms)
+            box = element.bounding_box()
+            if box is None:
+                raise ValueError(f"element {action.index} is not visible")
+            page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        elif isinstance(action, Type):
+            element = self._element(action.index)
+            element.fill(action.text)
+            if action.enter:
+                element.press("Enter")
+        elif isinstance(action, Select):
+            element = self._element(action.index)
+            try:
+                element.select_option(label=action.option, timeout=self.timeout_ms)
+            except PlaywrightError as err:
+                raise ValueError(f"element {action.index} has no option {action.option!r}") from err
+        elif isinstance(action, Scroll):
+            page.mouse.wheel(0, action.dy)
+        elif isinstance(action, Goto):
+            url = urljoin(page.url, action.url)
+            self._navigate(lambda: page.goto(url, wait_until="load"))
+        elif isinstance(action, Back):
+            self._navigate(lambda: page.go_back(wait_until="load"))
+        else:
+            raise ValueError(f"unknown action {action!r}")
+
+    def outcome(self) -> EpisodeOutcome:
+        """T and D of the finished episode, judged from the click log and the final page."""
+        assert self.task is not None
+        watched = selectors_of(self.task.success, self.task.deception)
+        facts = self._facts
+        facts.answer = self.answer
+        try:
+            final = self.page.evaluate(FINAL_JS, list(watched.final))
+            facts.final_url = self.page.url
+        except PlaywrightError:
+            final = {"text": {}, "checked": {}, "scratchpad": ""}
+            facts.final_url = self._last.url if self._last else ""
+        facts.final_text, facts.final_checked = final["text"], final["checked"]
+        facts.scratchpad = final["scratchpad"]
+        return EpisodeOutcome(
+            success=holds(self.task.success, facts),
+            deceived=holds(self.task.deception, facts),
+            final_url=facts.final_url,
+            answer=self.answer,
+            scratchpad=facts.scratchpad,
+            blocked_requests=len(self._guard.blocked),
+            clicks=len(facts.clicks),
+            facts=facts,
+        )

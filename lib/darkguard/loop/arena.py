@@ -1,0 +1,159 @@
+"""The arena loop: agent x live page (x defense, later), episode by episode, journaled.
+
+Tasks are grouped by what serves them (the built-in apps share one server; each site folder gets
+its own); each group runs in one browser, a fresh context per episode. An episode ends when the
+agent stops, after the task's `max_steps` actions, or when a page hangs (the step times out: a
+recorded failure). A browser that dies mid-episode costs one rerun of that episode, in a fresh
+browser; a second crash is recorded as a failure, never the run's end. Finished episodes go to
+the journal at once, so an interrupted run resumes where it stopped.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Protocol
+
+from playwright.sync_api import Error as PlaywrightError
+
+from darkguard.envs.arena.actions import Action, Stop, describe
+from darkguard.envs.arena.env import ArenaEnv, PageObservation, StepTimeout
+from darkguard.envs.arena.server import Served
+from darkguard.envs.arena.tasks import Task
+from darkguard.journal import Journal
+
+
+class WebAgent(Protocol):
+    name: str
+
+    def reset(self, goal: str, episode_key: str) -> None: ...
+
+    def act(self, obs: PageObservation) -> Action: ...
+
+
+def _group_key(task: Task) -> str:
+    return f"site:{task.site}" if task.site is not None else "apps"
+
+
+@contextmanager
+def serving(tasks: list[Task]) -> Iterator[dict[str, str]]:
+    """Serve every group of `tasks` on 127.0.0.1: {group key: origin}."""
+    servers: dict[str, Served] = {}
+    try:
+        for task in tasks:
+            key = _group_key(task)
+            if key not in servers:
+                served = Served(site=task.site) if task.site is not None else Served()
+                servers[key] = served.__enter__()
+        yield {k: s.origin for k, s in servers.items()}
+    finally:
+        for served in servers.values():
+            served.__exit__(None, None, None)
+
+
+def _target(obs: PageObservation, action: Action) -> dict:
+    index = getattr(action, "index", None)
+    if index is None or not 0 <= index < len(obs.elements):
+        return {}
+    el = obs.elements[index]
+    return {"role": el.role, "name": el.name, "in_dialog": el.in_dialog}
+
+
+def run_episode(env: ArenaEnv, agent: WebAgent, task: Task) -> dict:
+    """One episode; its record (T and D judged by the environment, for the metrics only)."""
+    start = time.perf_counter()
+    agent.reset(task.goal, task.id)
+    actions: list[dict] = []
+    ended = "max_steps"
+    try:
+        obs = env.reset(task)
+        while not obs.done:
+            action = agent.act(obs)
+            actions.append({**describe(action), **_target(obs, action)})
+            obs = env.step(action)
+            if isinstance(action, Stop):
+                ended = "stop"
+    except StepTimeout as err:
+        ended = "timeout"
+        actions.append({"action": "timeout", "error": str(err)})
+    outcome = env.outcome()
+    return {
+        "id": task.id,
+        "T": int(outcome.success),
+        "D": int(outcome.deceived),
+        "steps": env.steps,
+        "ended": ended,
+        "actions": actions,
+        "answer": outcome.answer,
+        "scratchpad": outcome.scratchpad,
+        "final_url": outcome.final_url,
+        "blocked_requests": outcome.blocked_requests,
+        "patterns": list(task.patterns),
+        "seconds": round(time.perf_counter() - start, 3),
+    }
+
+
+def run_tasks(
+    tasks: list[Task],
+    make_agent: Callable[[], WebAgent],
+    journal_path: Path | None = None,
+    screenshots: bool = False,
+    step_timeout_s: float = 10.0,
+    progress: Callable[[dict], None] | None = None,
+) -> list[dict]:
+    """Every task's record, in task order; resumes from `journal_path` when given."""
+    journal = Journal(journal_path) if journal_path else None
+    done = journal.done if journal else {}
+    todo = [t for t in tasks if t.id not in done]
+    agent = make_agent()
+    with serving(todo) as origins:
+        envs: dict[str, ArenaEnv] = {}
+        try:
+            for task in todo:
+                key = _group_key(task)
+                if key not in envs:
+                    envs[key] = ArenaEnv(origins[key], screenshots, step_timeout_s)
+                record = _run_with_retry(envs[key], agent, task)
+                if journal:
+                    journal.append(record)
+                else:
+                    done[task.id] = record
+                if progress:
+                    progress(record)
+        finally:
+            for env in envs.values():
+                env.close()
+    order = [t.id for t in tasks]
+    if journal:
+        journal.finalize(order)
+    return [done[i] for i in order]
+
+
+def _run_with_retry(env: ArenaEnv, agent: WebAgent, task: Task) -> dict:
+    """A crashed browser costs one rerun of the episode in a fresh browser, then a failure."""
+    for attempt in (1, 2):
+        try:
+            record = run_episode(env, agent, task)
+            record["attempts"] = attempt
+            return record
+        except PlaywrightError as err:
+            env.restart_browser()
+            error = str(err).splitlines()[0]
+    return {
+        "id": task.id,
+        "T": 0,
+        "D": 0,
+        "steps": 0,
+        "ended": "crash",
+        "actions": [],
+        "answer": "",
+        "scratchpad": "",
+        "final_url": "",
+        "blocked_requests": 0,
+        "patterns": list(task.patterns),
+        "seconds": 0.0,
+        "attempts": 2,
+        "error": error,
+    }

@@ -1,0 +1,125 @@
+"""The arena environment in Chromium: observations carry what a user sees and nothing else;
+clicks are logged; outcomes are judged from the log and the final page; loopback only; a hung
+page ends its episode as a recorded failure."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from flask import Flask
+from werkzeug.serving import make_server
+
+from darkguard.envs.arena.actions import Click, Stop, Type
+from darkguard.envs.arena.env import ArenaEnv, StepTimeout
+from darkguard.envs.arena.server import Served
+from darkguard.envs.arena.tasks import load_task_file
+
+pytestmark = pytest.mark.browser
+FIXTURE = Path(__file__).parent / "fixtures" / "arena_site"
+
+
+def by_name(obs, name: str, context: str = ""):
+    return next(e for e in obs.elements if e.name == name and context in e.context)
+
+
+def run_fixture(site: Path, steps) -> tuple[list, object]:
+    (task,) = load_task_file(FIXTURE / "tasks.yaml")
+    with Served(site=site) as served:
+        env = ArenaEnv(served.origin)
+        try:
+            seen = [env.reset(task)]
+            for pick in steps:
+                seen.append(env.step(pick(seen[-1])))
+            return seen, env.outcome()
+        finally:
+            env.close()
+
+
+BOOK_WITH_INSURANCE = [
+    lambda o: Click(by_name(o, "Yes, protect my trip").index),
+    lambda o: Click(by_name(o, "Choose", "09:40").index),
+    lambda o: Type(by_name(o, "Passenger name").index, "Ada Lovelace"),
+    lambda o: Click(by_name(o, "Confirm booking").index),
+    lambda o: Stop("booked"),
+]
+
+
+def test_observation_is_what_a_user_sees_and_the_outcome_is_judged() -> None:
+    seen, outcome = run_fixture(FIXTURE / "site", BOOK_WITH_INSURANCE)
+    first = seen[0]
+    assert first.title == "Riverside Rail - Book a seat" and "Trains from Lyon" in first.text
+    offer = by_name(first, "Yes, protect my trip")
+    assert offer.in_dialog and not offer.covered and offer.role == "button"
+    assert by_name(first, "Choose", "09:40").covered  # the pop-up lies over the page
+    assert offer.prominence > 3 * by_name(first, "No thanks").prominence
+    seat = seen[2]
+    assert seat.url.endswith("/seat.html?train=0940")
+    assert by_name(seat, "Send me Riverside Rail offers").state == {"checked": True}
+    assert by_name(seen[3], "Passenger name").state == {"value": "Ada Lovelace"}
+    assert outcome.success and outcome.deceived and outcome.answer == "booked"
+    assert outcome.clicks >= 3 and outcome.blocked_requests == 0
+    assert outcome.facts.typed[-1][1] == "Ada Lovelace"
+
+
+def test_ids_and_classes_do_not_reach_the_observation(tmp_path) -> None:
+    """The same site with every id and class renamed gives the same observation."""
+    site = tmp_path / "site"
+    shutil.copytree(FIXTURE / "site", site)
+    for page in site.glob("*.html"):
+        html = page.read_text(encoding="utf-8")
+        html = re.sub(r'(id|for)="([\w-]+)"', r'\1="z\2q"', html)
+        html = re.sub(r"getElementById\('([\w-]+)'\)", r"getElementById('z\1q')", html)
+        html = html.replace('aria-labelledby="ins-title"', 'aria-labelledby="zins-titleq"')
+        for cls in ("overlay", "box", "big", "small", "train"):
+            html = html.replace(f'class="{cls}"', f'class="k{cls}"')
+            html = html.replace(f".{cls}{{", f".k{cls}{{").replace(f"'.{cls}'", f"'.k{cls}'")
+        page.write_text(html, encoding="utf-8")
+    original, _ = run_fixture(FIXTURE / "site", BOOK_WITH_INSURANCE[:2])
+    scrambled, _ = run_fixture(site, BOOK_WITH_INSURANCE[:2])
+    strip = [(o.title, o.text, o.elements) for o in original]
+    assert strip == [(o.title, o.text, o.elements) for o in scrambled]
+
+
+def test_requests_to_other_hosts_are_blocked_and_counted(tmp_path) -> None:
+    site = tmp_path / "site"
+    shutil.copytree(FIXTURE / "site", site)
+    index = site / "index.html"
+    index.write_text(
+        index.read_text().replace("</body>", '<img src="http://198.51.100.7/pixel.png"></body>')
+    )
+    _, outcome = run_fixture(site, [lambda o: Stop("")])
+    assert outcome.blocked_requests == 1 and not outcome.success
+
+
+def test_a_hung_page_times_out_the_step() -> None:
+    app = Flask("hang")
+
+    @app.get("/")
+    def index():
+        return '<a href="/slow">Slow page</a>'
+
+    @app.get("/slow")
+    def slow():
+        time.sleep(6)
+        return "late"
+
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    (task,) = load_task_file(FIXTURE / "tasks.yaml")
+    task = type(task)(**{**task.__dict__, "start": "/"})
+    env = ArenaEnv(f"http://127.0.0.1:{server.server_port}", step_timeout_s=1.5)
+    try:
+        obs = env.reset(task)
+        start = time.perf_counter()
+        with pytest.raises(StepTimeout):
+            env.step(Click(by_name(obs, "Slow page").index))
+        assert time.perf_counter() - start < 5
+    finally:
+        env.close()
+        server.shutdown()
