@@ -44,6 +44,13 @@ FINAL_JS = """(sels) => {
   out.scratchpad = pad ? pad.value : "";
   return out;
 }"""
+POINT_JS = """(i) => {
+  const el = window.__dgEls && window.__dgEls[i];
+  if (!el || !el.isConnected) return null;
+  el.scrollIntoView({block: "center", inline: "center", behavior: "instant"});
+  const r = el.getBoundingClientRect();
+  return {x: r.left + r.width / 2, y: r.top + r.height / 2};
+}"""
 VIEWPORT = {"width": 1280, "height": 800}
 
 
@@ -106,6 +113,7 @@ class ArenaEnv:
         self._pw = None
         self._browser = None
         self._context = None
+        self._watching = set()
         self.page = None
         self.task: Task | None = None
         self.steps = 0
@@ -113,6 +121,7 @@ class ArenaEnv:
         self._facts = EpisodeFacts()
         self._guard = RequestGuard()
         self._last: PageObservation | None = None
+        self._watching: set[str] = set()
 
     # -- browser lifetime -------------------------------------------------------------------
     def _ensure_browser(self) -> None:
@@ -128,6 +137,7 @@ class ArenaEnv:
                 self._browser.close()
         self._browser = None
         self._context = None
+        self._watching = set()
 
     def close(self) -> None:
         self._close_context()
@@ -154,20 +164,33 @@ class ArenaEnv:
         page.set_default_timeout(self.timeout_ms)
         self.page = page  # a link that opens a new tab continues there
 
+    def _fresh_page(self, watch: tuple[str, ...]) -> None:
+        """A new tab with no cookies. The browser context (its route guard, recorder binding and
+        init script) is kept across episodes while it already watches the task's selectors; a
+        selector outside it costs a new context watching both."""
+        if self._context is None or not set(watch) <= self._watching:
+            self._close_context()
+            self._watching |= set(watch)
+            context = self._browser.new_context(viewport=VIEWPORT, device_scale_factor=1)
+            context.set_default_timeout(self.timeout_ms)
+            context.route("**/*", lambda route: self._guard(route))
+            context.expose_binding("__dgRecord", self._record)
+            watched = json.dumps(sorted(self._watching))
+            context.add_init_script(RECORDER_JS.replace("WATCHED", watched))
+            context.on("page", self._on_page)
+            self._context = context
+        else:
+            for page in self._context.pages:
+                with contextlib.suppress(PlaywrightError):
+                    page.close()
+            self._context.clear_cookies()
+        self.page = self._context.new_page()
+
     def reset(self, task: Task) -> PageObservation:
         self._ensure_browser()
-        self._close_context()
         self.task, self.steps, self.answer = task, 0, ""
         self._facts, self._guard = EpisodeFacts(), RequestGuard()
-        watched = selectors_of(task.success, task.deception)
-        context = self._browser.new_context(viewport=VIEWPORT, device_scale_factor=1)
-        context.set_default_timeout(self.timeout_ms)
-        context.route("**/*", self._guard)
-        context.expose_binding("__dgRecord", self._record)
-        context.add_init_script(RECORDER_JS.replace("WATCHED", json.dumps(list(watched.events))))
-        context.on("page", self._on_page)
-        self._context = context
-        self.page = context.new_page()
+        self._fresh_page(selectors_of(task.success, task.deception).events)
         self._navigate(lambda: self.page.goto(self.origin + task.start, wait_until="load"))
         return self.observe()
 
@@ -181,7 +204,7 @@ class ArenaEnv:
 
     def _settle(self) -> None:
         """Let a click's navigation (if any) start and finish loading."""
-        self.page.wait_for_timeout(40)
+        self.page.wait_for_timeout(25)
         try:
             self.page.wait_for_load_state("load", timeout=self.timeout_ms)
         except PlaywrightError as err:
@@ -244,6 +267,15 @@ class ArenaEnv:
             raise IndexError(f"element {index} is gone from the page")
         return element
 
+    def _point(self, index: int) -> dict:
+        """Scroll element `index` into view; the viewport point of its centre."""
+        if self._last is None or not 0 <= index < len(self._last.elements):
+            raise IndexError(f"no element {index} on the page")
+        point = self.page.evaluate(POINT_JS, index)
+        if point is None:
+            raise IndexError(f"element {index} is gone from the page")
+        return point
+
     def step(self, action: Action) -> PageObservation:
         """Execute `action`; errors of an action (a missing element, an unknown option) come back
         in the observation's `error`, a hung page raises `StepTimeout`."""
@@ -269,12 +301,8 @@ class ArenaEnv:
     def _act(self, action: Action) -> None:
         page = self.page
         if isinstance(action, Click):
-            element = self._element(action.index)
-            element.scroll_into_view_if_needed(timeout=self.timeout_ms)
-            box = element.bounding_box()
-            if box is None:
-                raise ValueError(f"element {action.index} is not visible")
-            page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+            point = self._point(action.index)
+            page.mouse.click(point["x"], point["y"])
         elif isinstance(action, Type):
             element = self._element(action.index)
             element.fill(action.text)
