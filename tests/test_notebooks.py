@@ -25,7 +25,7 @@ EXECUTED = sorted((paths.ROOT / "reports" / "executed").glob("*.ipynb"))
 @pytest.mark.parametrize("notebook", EXECUTED, ids=[p.name for p in EXECUTED])
 def test_executed_notebook_reproduces(notebook, tmp_path) -> None:
     data, reports = tmp_path / "data", tmp_path / "reports"
-    for built in ("ruc", "models", "agents", "stage1", "stage2", "guard", "ablations"):
+    for built in ("ruc", "models", "agents", "stage1", "stage2", "guard", "ablations", "arena"):
         if (paths.ROOT / "data" / built).is_dir():
             shutil.copytree(paths.ROOT / "data" / built, data / built)
     # The report stage reads the other stages' reports; each notebook rewrites its own outputs.

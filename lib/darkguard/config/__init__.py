@@ -30,6 +30,7 @@ from darkguard.config.sections import (
     AgentWarmupParams,
     AidsOverride,
     AidsParams,
+    ArenaEvalParams,
     BaseParams,
     BuildModelsParams,
     ByProfile,
@@ -236,6 +237,10 @@ class Config:
         return self._section("ablations")
 
     @property
+    def arena_eval(self) -> ArenaEvalParams:
+        return self._section("arena_eval")
+
+    @property
     def sections(self) -> tuple[str, ...]:
         """The sections given."""
         return tuple(self._resolved)
@@ -280,6 +285,7 @@ __all__ = [
     "AgentWarmupParams",
     "AidsOverride",
     "AidsParams",
+    "ArenaEvalParams",
     "BaseParams",
     "BuildModelsParams",
     "Composition",

@@ -385,6 +385,17 @@ class AblationsParams(Params):
     safety_prompt: Annotated[str, AfterValidator(str.strip)]  # Table 6's manual prompt
 
 
+class ArenaEvalParams(Params):
+    """`arena_eval`: the base agent with no defense on the arena's sets (Veer 4.1, App. C-E)."""
+
+    sets: list[str]  # built-in task sets; webdecept_feasible is scored from webdecept's episodes
+    agent: Annotated[str, PER_PROFILE]  # base web agent: offline (no LLM) | llm
+    seed: Annotated[int, BASE_SEED]
+    step_timeout_s: float  # a step slower than this is a hung page: the episode ends, recorded
+    workers: int  # browsers run side by side (episodes split between them, results identical)
+    gallery_screenshots: bool  # one episode per condition again, with screenshots, for the figure
+
+
 SECTIONS: dict[str, type[Params]] = {
     "base": BaseParams,
     "data": DataParams,
@@ -394,6 +405,7 @@ SECTIONS: dict[str, type[Params]] = {
     "stage2": Stage2Params,
     "guard_eval": GuardEvalParams,
     "ablations": AblationsParams,
+    "arena_eval": ArenaEvalParams,
 }
 PER_PROFILE_SECTIONS = frozenset({"models"})
 

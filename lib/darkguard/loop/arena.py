@@ -10,10 +10,12 @@ the journal at once, so an interrupted run resumes where it stopped.
 
 from __future__ import annotations
 
+import multiprocessing
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from queue import Empty
 from typing import Protocol
 
 from playwright.sync_api import Error as PlaywrightError
@@ -81,6 +83,7 @@ def run_episode(env: ArenaEnv, agent: WebAgent, task: Task) -> dict:
     outcome = env.outcome()
     return {
         "id": task.id,
+        "app": task.app or "site",
         "T": int(outcome.success),
         "D": int(outcome.deceived),
         "steps": env.steps,
@@ -102,33 +105,87 @@ def run_tasks(
     screenshots: bool = False,
     step_timeout_s: float = 10.0,
     progress: Callable[[dict], None] | None = None,
+    workers: int = 1,
 ) -> list[dict]:
-    """Every task's record, in task order; resumes from `journal_path` when given."""
+    """Every task's record, in task order; resumes from `journal_path` when given.
+
+    With `workers` > 1 the episodes are dealt round-robin to that many processes, each with its
+    own browser and agent (`make_agent` must then be picklable, e.g. a class or a partial); the
+    server stays in this process. Episodes are independent (fresh tab, fresh server state, agent
+    seeded per task), so the records do not depend on the split."""
     journal = Journal(journal_path) if journal_path else None
     done = journal.done if journal else {}
     todo = [t for t in tasks if t.id not in done]
-    agent = make_agent()
+
+    def keep(record: dict) -> None:
+        if journal:
+            journal.append(record)
+        else:
+            done[record["id"]] = record
+        if progress:
+            progress(record)
+
     with serving(todo) as origins:
-        envs: dict[str, ArenaEnv] = {}
-        try:
-            for task in todo:
-                key = _group_key(task)
-                if key not in envs:
-                    envs[key] = ArenaEnv(origins[key], screenshots, step_timeout_s)
-                record = _run_with_retry(envs[key], agent, task)
-                if journal:
-                    journal.append(record)
-                else:
-                    done[task.id] = record
-                if progress:
-                    progress(record)
-        finally:
-            for env in envs.values():
-                env.close()
+        if workers > 1 and len(todo) > 1:
+            _run_parallel(todo, make_agent, origins, screenshots, step_timeout_s, workers, keep)
+        left = [t for t in todo if t.id not in done]  # all of them, or what a dead worker left
+        if left:
+            _run_shard(left, make_agent, origins, screenshots, step_timeout_s, keep)
     order = [t.id for t in tasks]
     if journal:
         journal.finalize(order)
     return [done[i] for i in order]
+
+
+def _run_shard(tasks, make_agent, origins, screenshots, step_timeout_s, keep) -> None:
+    agent = make_agent()
+    envs: dict[str, ArenaEnv] = {}
+    try:
+        for task in tasks:
+            key = _group_key(task)
+            if key not in envs:
+                envs[key] = ArenaEnv(origins[key], screenshots, step_timeout_s)
+            keep(_run_with_retry(envs[key], agent, task))
+    finally:
+        for env in envs.values():
+            env.close()
+
+
+def _worker(tasks, make_agent, origins, screenshots, step_timeout_s, queue) -> None:
+    import torch
+
+    torch.set_num_threads(1)  # one core per worker; identical arithmetic in every worker
+    _run_shard(tasks, make_agent, origins, screenshots, step_timeout_s, queue.put)
+    queue.put(None)
+
+
+def _run_parallel(todo, make_agent, origins, screenshots, step_timeout_s, workers, keep) -> None:
+    ctx = multiprocessing.get_context("spawn")
+    queue = ctx.Queue()
+    procs = [
+        ctx.Process(
+            target=_worker,
+            args=(todo[i::workers], make_agent, origins, screenshots, step_timeout_s, queue),
+            daemon=True,
+        )
+        for i in range(min(workers, len(todo)))
+    ]
+    for proc in procs:
+        proc.start()
+    running = len(procs)
+    while running:
+        try:
+            record = queue.get(timeout=5)
+        except Empty:
+            if not any(p.is_alive() for p in procs):
+                break  # a worker died without its end mark: the parent runs what is left
+            continue
+        if record is None:
+            running -= 1
+        else:
+            keep(record)
+    for proc in procs:
+        proc.join(timeout=10)
 
 
 def _run_with_retry(env: ArenaEnv, agent: WebAgent, task: Task) -> dict:

@@ -7,8 +7,8 @@ that kept their cells: 13 and 19); `None` marks a cell of a quoted table that th
 state.
 
 Veer: "Before Acting, Change the State" (arXiv 2609.34974; our copy:
-shared/papers/veer-before-acting-change-the-state.txt). No report quotes it yet; its numbers
-belong here when one does.
+shared/papers/veer-before-acting-change-the-state.txt): the arena's tables quote its
+Tables 1, 2 and 11-16 (raw counts #D / #T / #STC; percentages follow from the fixed sizes).
 
 The reports print these beside our own numbers, never mixed with them. Our own parameters, even
 those set to the paper's values (App. B.3 in params.yaml), do not belong here. This module holds
@@ -106,3 +106,107 @@ DUDE_TABLE19_FINAL_SUCCESS = {
 
 # DUDE Table 19: range (lowest, highest) of the final success count once T >= 30.
 DUDE_TABLE19_FINAL_SUCCESS_RANGE = (497, 509)
+
+
+# ---------------------------------------------------------------------------------------------
+# Veer: the arena (Section 4.1, Tables 1-2, Appendix E Tables 11-16)
+# ---------------------------------------------------------------------------------------------
+
+# Veer §4.1: configurations per set (WebDecept's feasible subset drops Redirect and Drift).
+VEER_SET_SIZES = {
+    "trickyarena_single": 88,
+    "trickyarena_multi": 68,
+    "webdecept": 315,
+    "webdecept_feasible": 225,
+}
+
+# Veer Tables 11-14 (Tables 1 and 2 give the same as percentages): raw (#D, #T, #STC) per method
+# and set; every method uses the same base agent (BrowserUse with GPT-5-mini, App. C).
+VEER_COUNTS = {
+    "No-Defense": {
+        "trickyarena_single": (26, 71, 53),
+        "trickyarena_multi": (37, 45, 26),
+        "webdecept": (118, 150, 90),
+        "webdecept_feasible": (40, 113, 90),
+    },
+    "ICP": {
+        "trickyarena_single": (15, 71, 61),
+        "trickyarena_multi": (34, 46, 27),
+        "webdecept": (84, 138, 100),
+        "webdecept_feasible": (13, 107, 100),
+    },
+    "Guardrail": {
+        "trickyarena_single": (24, 71, 55),
+        "trickyarena_multi": (32, 48, 29),
+        "webdecept": (39, 111, 93),
+        "webdecept_feasible": (16, 102, 93),
+    },
+    "DUDE-S2": {
+        "trickyarena_single": (30, 76, 50),
+        "trickyarena_multi": (44, 48, 19),
+        "webdecept": (113, 175, 99),
+        "webdecept_feasible": (38, 122, 99),
+    },
+    "Spotlighting": {
+        "trickyarena_single": (23, 70, 55),
+        "trickyarena_multi": (40, 41, 18),
+        "webdecept": (112, 141, 86),
+        "webdecept_feasible": (39, 107, 86),
+    },
+    "VIGIL": {
+        "trickyarena_single": (14, 63, 52),
+        "trickyarena_multi": (27, 40, 26),
+        "webdecept": (30, 32, 17),
+        "webdecept_feasible": (7, 20, 17),
+    },
+    "SafePred": {
+        "trickyarena_single": (25, 76, 56),
+        "trickyarena_multi": (38, 54, 25),
+        "webdecept": (120, 183, 122),
+        "webdecept_feasible": (44, 145, 122),
+    },
+    "Veer": {
+        "trickyarena_single": (4, 76, 75),
+        "trickyarena_multi": (10, 49, 46),
+        "webdecept": (1, 129, 129),
+        "webdecept_feasible": (0, 129, 129),
+    },
+}
+
+# Veer Table 15: TrickyArena-Single #D per condition (N per condition in brackets of the table),
+# No-Defense column.
+VEER_TABLE15_NO_DEFENSE_D = {
+    "shop/p1": (4, 0),
+    "shop/t1": (4, 0),
+    "shop/t2": (4, 3),
+    "shop/t3": (4, 0),
+    "shop/t4": (4, 0),
+    "shop/t5": (4, 0),
+    "shop/t6": (4, 0),
+    "shop/t7": (4, 0),
+    "shop/t8": (4, 0),
+    "shop/p2": (4, 4),
+    "shop/s": (5, 0),
+    "shop/w": (5, 1),
+    "news/bs": (3, 0),
+    "news/ob": (3, 0),
+    "news/sa": (3, 0),
+    "news/cf": (3, 3),
+    "music/am": (2, 0),
+    "music/ds": (3, 0),
+    "music/du": (3, 3),
+    "health/cs": (6, 6),
+    "health/tos": (6, 6),
+    "health/cf": (6, 0),
+}  # condition: (N, #D)
+
+# Veer Table 16: WebDecept #D per scenario (45 tasks each), No-Defense row.
+VEER_TABLE16_NO_DEFENSE_D = {
+    "popup": 2,
+    "banner": 0,
+    "ppopup": 0,
+    "pbanner": 1,
+    "addons": 37,
+    "redirect": 39,
+    "drift": 39,
+}

@@ -34,6 +34,7 @@ NOTEBOOKS = {
     "guard_eval": "05_guard_eval",
     "ablations": "06_ablations",
     "report": "07_report",
+    "arena_eval": "08_arena",
 }
 
 OUTPUTS = [
@@ -115,6 +116,19 @@ OUTPUTS = [
     Output(("tables/ablations/aids.{csv,md}",), "— (not in the paper)", "ablations"),
     Output(("metrics/ablations.json",), "—", "ablations"),
     Output(("tables/report/headline.{csv,md}",), "Abstract, §5.2-5.4", "report"),
+    Output(
+        ("tables/arena/no_defense.{csv,md}",), "Veer Tables 1, 2, 11-14 (No-Defense)", "arena_eval"
+    ),
+    Output(
+        ("tables/arena/single_conditions.{csv,md}",), "Veer Table 15 (No-Defense)", "arena_eval"
+    ),
+    Output(("tables/arena/multi_conditions.{csv,md}",), "— (Multi by combination)", "arena_eval"),
+    Output(
+        ("tables/arena/webdecept_scenarios.{csv,md}",), "Veer Table 16 (No-Defense)", "arena_eval"
+    ),
+    Output(("figures/arena/gallery.png",), "— (every condition as the agent saw it)", "arena_eval"),
+    Output(("timings/arena_eval.md",), "— (episodes per second)", "arena_eval"),
+    Output(("metrics/arena.json",), "—", "arena_eval"),
 ]
 
 HEADER = """# Reports

@@ -10,7 +10,9 @@
     return watched.filter((sel) => { try { return !!el.closest(sel); } catch (e) { return false; } });
   };
   const report = (kind, event) => {
-    if (!event.isTrusted || typeof window.__dgRecord !== "function") return;
+    // clicks count when a user (or the browser driven like one) makes them; a value change counts
+    // however it came (selecting an option dispatches its events from script)
+    if ((kind === "click" && !event.isTrusted) || typeof window.__dgRecord !== "function") return;
     const t = event.target;
     const value = kind === "click" ? "" : (t && "value" in t ? String(t.value) : "");
     window.__dgRecord({ kind, hits: hits(t), value });

@@ -1,0 +1,223 @@
+"""Reports of the `arena_eval` stage: the No-Defense rows of the Veer paper's Tables 1, 2 and 11-14
+(`tables/arena/no_defense`), per-condition DPSR of TrickyArena-Single (Table 15,
+`tables/arena/single_conditions`), of Multi (`tables/arena/multi_conditions`, no paper column:
+the paper gives none) and of WebDecept's scenarios (Table 16, `tables/arena/webdecept_scenarios`),
+`metrics/arena.json`, the gallery figure, and the episode throughput (`timings/arena_eval`,
+machine-dependent). The paper's numbers stand beside ours as reference (its base agent is
+BrowserUse with GPT-5-mini; ours is named in every caption)."""
+
+from __future__ import annotations
+
+import textwrap
+
+import matplotlib.pyplot as plt
+import pandas as pd
+from PIL import Image
+
+from darkguard import paths
+from darkguard.io import atomic_write_text, write_json
+from darkguard.metrics.arena import score
+from darkguard.reports.figures import save_figure
+from darkguard.reports.paper import (
+    VEER_COUNTS,
+    VEER_TABLE15_NO_DEFENSE_D,
+    VEER_TABLE16_NO_DEFENSE_D,
+)
+from darkguard.reports.tables import save_table
+from darkguard.stages.arena_eval import ArenaEvalResult, SetRun, condition_label
+
+SET_TITLES = {
+    "trickyarena_single": "TrickyArena-Single",
+    "trickyarena_multi": "TrickyArena-Multi",
+    "webdecept": "WebDecept",
+    "webdecept_feasible": "WebDecept feasible",
+}
+SCENARIOS = ("popup", "banner", "ppopup", "pbanner", "addons", "redirect", "drift")
+
+
+def _pct(count: int, n: int) -> float:
+    return round(100.0 * count / n, 1) if n else 0.0
+
+
+def _who(result: ArenaEvalResult, profile: str) -> str:
+    return f"{profile} profile, `{result.agent}` base agent, no defense"
+
+
+def no_defense_table(result: ArenaEvalResult) -> pd.DataFrame:
+    rows = []
+    for name, run in result.runs.items():
+        s = run.scores()
+        d, t, stc = VEER_COUNTS["No-Defense"][name]
+        rows.append(
+            {
+                "set": SET_TITLES[name],
+                "N": s.N,
+                "#D": s.n_D,
+                "#T": s.n_T,
+                "#STC": s.n_STC,
+                "DPSR": round(s.DPSR, 1),
+                "TSR": round(s.TSR, 1),
+                "STC": round(s.STC, 1),
+                "timeouts": s.timeouts,
+                "crashes": s.crashes,
+                "paper #D/#T/#STC": f"{d}/{t}/{stc}",
+                "paper DPSR": _pct(d, s.N),
+                "paper TSR": _pct(t, s.N),
+                "paper STC": _pct(stc, s.N),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def _by_condition(run: SetRun) -> dict[str, list[dict]]:
+    groups: dict[str, list[dict]] = {}
+    for task, record in zip(run.tasks, run.records, strict=True):
+        groups.setdefault(condition_label(task), []).append(record)
+    return groups
+
+
+def single_conditions_table(run: SetRun) -> pd.DataFrame:
+    rows = []
+    for label, records in _by_condition(run).items():
+        s = score(records)
+        paper_n, paper_d = VEER_TABLE15_NO_DEFENSE_D.get(label, (None, None))
+        rows.append(
+            {
+                "condition": label,
+                "N": s.N,
+                "#D": s.n_D,
+                "DPSR": round(s.DPSR, 1),
+                "#T": s.n_T,
+                "TSR": round(s.TSR, 1),
+                "paper N": paper_n,
+                "paper #D": paper_d,
+                "paper DPSR": _pct(paper_d, paper_n) if paper_n else None,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def multi_conditions_table(run: SetRun) -> pd.DataFrame:
+    rows = []
+    for label, records in _by_condition(run).items():
+        s = score(records)
+        rows.append(
+            {
+                "condition": label,
+                "N": s.N,
+                "#D": s.n_D,
+                "DPSR": round(s.DPSR, 1),
+                "#T": s.n_T,
+                "TSR": round(s.TSR, 1),
+                "#STC": s.n_STC,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def webdecept_scenarios_table(run: SetRun) -> pd.DataFrame:
+    groups: dict[str, list[dict]] = {}
+    for task, record in zip(run.tasks, run.records, strict=True):
+        groups.setdefault(task.patterns[0] if task.patterns else "none", []).append(record)
+    rows = []
+    for scenario in [s for s in SCENARIOS if s in groups] + sorted(set(groups) - set(SCENARIOS)):
+        s = score(groups[scenario])
+        paper_d = VEER_TABLE16_NO_DEFENSE_D.get(scenario)
+        rows.append(
+            {
+                "scenario": scenario,
+                "N": s.N,
+                "#D": s.n_D,
+                "DPSR": round(s.DPSR, 1),
+                "#T": s.n_T,
+                "TSR": round(s.TSR, 1),
+                "#STC": s.n_STC,
+                "paper #D": paper_d,
+                "paper DPSR": _pct(paper_d, 45) if paper_d is not None else None,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def gallery_figure(entries: list[dict], columns: int = 5) -> plt.Figure:
+    rows = max(1, -(-len(entries) // columns))
+    fig, _axes = plt.subplots(rows, columns, figsize=(4.2 * columns, 3.3 * rows))
+    for ax in fig.axes:
+        ax.axis("off")
+    for ax, entry in zip(fig.axes, entries, strict=False):
+        ax.imshow(Image.open(paths.ROOT / entry["image"]))
+        mark = "deceived here" if entry["deceived"] else "as seen"
+        title = f"{entry['label']} ({mark})\n" + textwrap.shorten(entry["goal"], 60)
+        ax.set_title(title, fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+def timings_markdown(result: ArenaEvalResult) -> str:
+    lines = ["| set | episodes run | seconds | episodes/s | mean steps |", "|---|---|---|---|---|"]
+    for name, run in result.runs.items():
+        if not run.ran:
+            continue
+        steps = sum(r["steps"] for r in run.records) / max(1, len(run.records))
+        rate = run.ran / run.seconds if run.seconds else 0.0
+        lines.append(
+            f"| {SET_TITLES[name]} | {run.ran} | {run.seconds:.0f} | {rate:.2f} | {steps:.1f} |"
+        )
+    return "\n".join(lines)
+
+
+def write_arena_reports(result: ArenaEvalResult, profile: str) -> dict[str, pd.DataFrame]:
+    """Write the stage's tables, metrics, figure and timings; the tables by name."""
+    who = _who(result, profile)
+    tables = {"arena/no_defense": no_defense_table(result)}
+    save_table(
+        tables["arena/no_defense"],
+        "arena/no_defense",
+        f"Veer Tables 1, 2 and 11-14, No-Defense row ({who}); the paper's row (BrowserUse + "
+        "GPT-5-mini) beside ours as reference. STC is the mean of T(1-D) per episode.",
+    )
+    if "trickyarena_single" in result.runs:
+        tables["arena/single_conditions"] = single_conditions_table(
+            result.runs["trickyarena_single"]
+        )
+        save_table(
+            tables["arena/single_conditions"],
+            "arena/single_conditions",
+            f"Veer Table 15, TrickyArena-Single DPSR by condition, No-Defense ({who}); "
+            "the paper's No-Defense #D beside ours as reference.",
+        )
+    if "trickyarena_multi" in result.runs:
+        tables["arena/multi_conditions"] = multi_conditions_table(result.runs["trickyarena_multi"])
+        save_table(
+            tables["arena/multi_conditions"],
+            "arena/multi_conditions",
+            f"TrickyArena-Multi by condition combination, No-Defense ({who}); D is the OR "
+            "of the combined conditions' rules. The paper gives no per-combination table.",
+        )
+    if "webdecept" in result.runs:
+        tables["arena/webdecept_scenarios"] = webdecept_scenarios_table(result.runs["webdecept"])
+        save_table(
+            tables["arena/webdecept_scenarios"],
+            "arena/webdecept_scenarios",
+            f"Veer Table 16, WebDecept DPSR by scenario (45 tasks each), No-Defense ({who});"
+            " the paper's No-Defense #D beside ours as reference.",
+        )
+    write_json(
+        paths.reports_dir() / "metrics" / "arena.json",
+        {
+            "profile": profile,
+            "agent": result.agent,
+            **{name: run.scores().as_dict() for name, run in result.runs.items()},
+        },
+    )
+    if result.gallery:
+        fig = gallery_figure(result.gallery)
+        save_figure(fig, "arena/gallery")
+        plt.close(fig)
+    atomic_write_text(
+        paths.reports_dir() / "timings" / "arena_eval.md",
+        f"**Arena episodes per second ({who}; machine-dependent, not compared by CI).**\n\n"
+        + timings_markdown(result)
+        + "\n",
+    )
+    return tables
