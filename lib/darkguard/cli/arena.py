@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import sys
 import time
@@ -26,19 +27,28 @@ def _cmd_validate(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
-def make_web_agent(spec: str, seed: int):
-    """A base web agent by name (`offline`)."""
-    if spec == "offline":
-        from darkguard.agents.web import OfflineWebAgent
-
-        return OfflineWebAgent(seed=seed)
-    raise SystemExit(f"error: unknown agent {spec!r}; known: offline")
+def _agent_spec(args: argparse.Namespace) -> str | dict:
+    if args.agent == "offline":
+        return "offline"
+    if args.agent == "llm":
+        if not (args.llm_url and args.llm_model):
+            raise SystemExit("error: --agent llm needs --llm-url and --llm-model")
+        return {
+            "backend": "openai",
+            "path": args.llm_model,
+            "base_url": args.llm_url,
+            "api_key_env": args.llm_key_env,
+            "max_new_tokens": 300,
+            "batch_size": 1,
+        }
+    raise SystemExit(f"error: unknown agent {args.agent!r}; known: offline, llm")
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
     from darkguard.envs.arena.tasks import EXPECTED_SIZES, TaskFileError, load_tasks
     from darkguard.loop.arena import run_tasks
     from darkguard.metrics.arena import score
+    from darkguard.stages.arena_eval import make_web_agent
 
     if args.defense != "none":
         print(f"error: unknown defense {args.defense!r}; known: none", file=sys.stderr)
@@ -53,10 +63,11 @@ def _cmd_run(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     records = run_tasks(
         tasks,
-        lambda: make_web_agent(args.agent, args.seed),
+        functools.partial(make_web_agent, _agent_spec(args), args.seed),
         journal_path=Path(args.journal) if args.journal else None,
         screenshots=args.screenshots,
         step_timeout_s=args.step_timeout,
+        workers=args.workers,
     )
     seconds = time.perf_counter() - start
     scores = score(records, expected)
@@ -103,7 +114,11 @@ def add_parser(sub) -> None:
     p.set_defaults(func=_cmd_validate)
     p = cmds.add_parser("run", help="run an agent (and a defense) on tasks; print DPSR/TSR/STC")
     p.add_argument("--tasks", required=True, help="a task file, a folder, or a built-in set")
-    p.add_argument("--agent", default="offline", help="base agent (default: offline)")
+    p.add_argument("--agent", default="offline", help="base agent: offline (default) | llm")
+    p.add_argument("--llm-url", help="llm: the OpenAI-compatible endpoint, e.g. http://h:8000/v1")
+    p.add_argument("--llm-model", help="llm: the served model name")
+    p.add_argument("--llm-key-env", help="llm: the environment variable holding the API key")
+    p.add_argument("--workers", type=int, default=1, help="browsers side by side (default: 1)")
     p.add_argument("--defense", default="none", help="defense (default: none)")
     p.add_argument("--out", help="write N, DPSR, TSR, STC, counts and episode records as JSON")
     p.add_argument("--journal", help="resumable episode journal (JSONL)")

@@ -389,7 +389,8 @@ class ArenaEvalParams(Params):
     """`arena_eval`: the base agent with no defense on the arena's sets (Veer 4.1, App. C-E)."""
 
     sets: list[str]  # built-in task sets; webdecept_feasible is scored from webdecept's episodes
-    agent: Annotated[str, PER_PROFILE]  # base web agent: offline (no LLM) | llm
+    # base web agent: offline (no LLM) | a model spec of an OpenAI-compatible endpoint (llm)
+    agent: Annotated[str | dict[str, Any], PER_PROFILE]
     seed: Annotated[int, BASE_SEED]
     step_timeout_s: float  # a step slower than this is a hung page: the episode ends, recorded
     workers: int  # browsers run side by side (episodes split between them, results identical)

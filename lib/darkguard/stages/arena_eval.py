@@ -27,16 +27,26 @@ from darkguard.metrics.arena import ArenaScores, score
 # The params.yaml keys the stage reads (dvc.yaml lists them as its `params`).
 PARAMS = ("base.profile", "base.seed", "arena_eval")
 FEASIBLE = "webdecept_feasible"
-AGENTS = ("offline",)
 
 
-def make_web_agent(spec: str, seed: int) -> WebAgent:
-    """A base web agent by name: `offline` (a generic agent with no LLM)."""
+def make_web_agent(spec: str | dict, seed: int) -> WebAgent:
+    """A base web agent: `offline` (a generic agent with no LLM), or a model spec of an
+    OpenAI-compatible endpoint (`{backend: openai, path, base_url, api_key_env, ...}`): `llm`."""
     if spec == "offline":
         from darkguard.agents.web import OfflineWebAgent
 
         return OfflineWebAgent(seed=seed)
-    raise InputError(f"unknown web agent {spec!r}; known: {', '.join(AGENTS)}")
+    if isinstance(spec, dict):
+        from darkguard.agents.llm_web import LLMWebAgent
+        from darkguard.models.backends import load_backend
+        from darkguard.models.spec import ModelSpec
+
+        return LLMWebAgent(load_backend(ModelSpec.from_dict("arena_agent", spec)))
+    raise InputError(f"unknown web agent {spec!r}; known: offline, or a model spec (a mapping)")
+
+
+def agent_name(spec: str | dict) -> str:
+    return spec if isinstance(spec, str) else f"llm-{spec.get('path', 'model')}"
 
 
 @dataclass
@@ -60,13 +70,13 @@ class ArenaEvalResult:
 
 def stage_dir(cfg: Config) -> Path:
     p = cfg.arena_eval
-    return paths.data_dir() / "arena" / "no_defense" / f"{p.agent}-seed{p.seed}"
+    return paths.data_dir() / "arena" / "no_defense" / f"{agent_name(p.agent)}-seed{p.seed}"
 
 
 CODE = ("agents/web", "envs/arena", "loop/arena.py")  # what decides an episode's course
 
 
-def _fingerprint(tasks: list[Task], agent: str, seed: int) -> str:
+def _fingerprint(tasks: list[Task], agent: str | dict, seed: int) -> str:
     """The task files, the agent and the code that runs an episode: a change starts a new
     journal (the stage's data folder persists across runs, so an old journal must not answer)."""
     package = Path(__file__).resolve().parents[1]
@@ -75,7 +85,7 @@ def _fingerprint(tasks: list[Task], agent: str, seed: int) -> str:
         root = package / part
         found = root.rglob("*") if root.is_dir() else [root]
         files += sorted(f for f in found if f.suffix in {".py", ".js", ".html", ".yaml"})
-    digest = hashlib.sha256(f"{agent}:{seed}".encode())
+    digest = hashlib.sha256(f"{agent}:{seed}".encode())  # agent: its name or its spec
     for f in files:
         digest.update(f.read_bytes())
     return digest.hexdigest()[:12]
@@ -190,7 +200,7 @@ def run(cfg: Config, progress=None) -> ArenaEvalResult:
     unknown = [s for s in p.sets if s not in EXPECTED_SIZES or s == FEASIBLE]
     if unknown:
         raise InputError(f"arena_eval.sets: unknown set {unknown[0]!r}")
-    result = ArenaEvalResult(p.agent)
+    result = ArenaEvalResult(agent_name(p.agent))
     for name in p.sets:
         result.runs[name] = run_set(cfg, name, progress)
     if "webdecept" in result.runs:
