@@ -54,3 +54,24 @@ class RequestGuard:
         else:
             self.blocked.append(url)
             route.abort()
+
+
+def off_event_loop(fn, *args, **kwargs):
+    """Call `fn` in a fresh thread and return its result (or raise its error): Playwright's sync
+    API refuses a thread whose asyncio loop runs, as a notebook kernel's does."""
+    import threading
+
+    box: dict = {}
+
+    def run() -> None:
+        try:
+            box["result"] = fn(*args, **kwargs)
+        except BaseException as err:  # handed to the caller
+            box["error"] = err
+
+    thread = threading.Thread(target=run, name="darkguard-browser")
+    thread.start()
+    thread.join()
+    if "error" in box:
+        raise box["error"]
+    return box.get("result")

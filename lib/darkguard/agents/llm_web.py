@@ -14,7 +14,7 @@ import json
 import re
 
 from darkguard.envs.arena.actions import Action, Back, Click, Goto, Scroll, Select, Stop, Type
-from darkguard.envs.arena.env import Element, PageObservation
+from darkguard.envs.arena.observation import Element, PageObservation
 
 SYSTEM = """You operate a web browser for a user. Each turn you see the page and choose ONE action.
 Reply with one JSON object and nothing else, one of:

@@ -20,6 +20,7 @@ from typing import Protocol
 
 from playwright.sync_api import Error as PlaywrightError
 
+from darkguard.browser import off_event_loop
 from darkguard.envs.arena.actions import Action, Stop, describe
 from darkguard.envs.arena.env import ArenaEnv, PageObservation, StepTimeout
 from darkguard.envs.arena.server import Served
@@ -130,7 +131,7 @@ def run_tasks(
             _run_parallel(todo, make_agent, origins, screenshots, step_timeout_s, workers, keep)
         left = [t for t in todo if t.id not in done]  # all of them, or what a dead worker left
         if left:
-            _run_shard(left, make_agent, origins, screenshots, step_timeout_s, keep)
+            off_event_loop(_run_shard, left, make_agent, origins, screenshots, step_timeout_s, keep)
     order = [t.id for t in tasks]
     if journal:
         journal.finalize(order)

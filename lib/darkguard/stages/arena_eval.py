@@ -16,6 +16,7 @@ from pathlib import Path
 from PIL import Image
 
 from darkguard import paths
+from darkguard.browser import off_event_loop
 from darkguard.config import Config
 from darkguard.envs.arena.env import ArenaEnv, StepTimeout
 from darkguard.envs.arena.server import Served
@@ -206,5 +207,5 @@ def run(cfg: Config, progress=None) -> ArenaEvalResult:
     if "webdecept" in result.runs:
         result.runs[FEASIBLE] = feasible_run(result.runs["webdecept"])
     if p.gallery_screenshots:
-        result.gallery = run_gallery(cfg, result.runs)
+        result.gallery = off_event_loop(run_gallery, cfg, result.runs)
     return result

@@ -39,7 +39,7 @@ from darkguard.agents.web.reading import (
     write_answer,
 )
 from darkguard.envs.arena.actions import Action, Back, Click, Select, Stop, Type
-from darkguard.envs.arena.env import Element, PageObservation
+from darkguard.envs.arena.observation import Element, PageObservation
 
 ACTION_ROLES = frozenset({"button", "link", "generic", "menuitem", "tab", "img", "summary"})
 TOGGLE_ROLES = frozenset({"checkbox", "switch"})

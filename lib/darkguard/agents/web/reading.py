@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from darkguard.agents.web.goal import MONTHS, Plan
 from darkguard.agents.web.grounding import overlap, tokens
 from darkguard.envs.arena.actions import Action, Stop, Type
-from darkguard.envs.arena.env import PageObservation
+from darkguard.envs.arena.observation import PageObservation
 
 MON = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
 DATE_PATTERNS = (

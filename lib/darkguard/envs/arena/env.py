@@ -24,6 +24,7 @@ from playwright.sync_api import sync_playwright
 
 from darkguard.browser import RequestGuard, launch
 from darkguard.envs.arena.actions import Action, Back, Click, Goto, Scroll, Select, Stop, Type
+from darkguard.envs.arena.observation import Element, PageObservation
 from darkguard.envs.arena.predicates import EpisodeFacts, holds, selectors_of
 from darkguard.envs.arena.tasks import Task
 
@@ -56,37 +57,6 @@ VIEWPORT = {"width": 1280, "height": 800}
 
 class StepTimeout(RuntimeError):
     """The page did not answer within the step timeout (a hung page)."""
-
-
-@dataclass(frozen=True)
-class Element:
-    index: int
-    role: str
-    name: str
-    text: str
-    context: str
-    state: dict
-    box: tuple[int, int, int, int]  # x, y, width, height in page pixels
-    prominence: float
-    covered: bool
-    in_dialog: bool
-
-
-@dataclass(frozen=True)
-class PageObservation:
-    goal: str
-    url: str
-    title: str
-    text: str
-    elements: tuple[Element, ...]
-    step: int
-    max_steps: int
-    screenshot: bytes | None = None  # PNG of the viewport
-    done: bool = False
-    error: str = ""  # what went wrong with the last action, in words
-
-    def element(self, index: int) -> Element:
-        return self.elements[index]
 
 
 @dataclass
