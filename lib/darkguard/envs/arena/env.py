@@ -52,6 +52,9 @@ POINT_JS = """(i) => {
   const r = el.getBoundingClientRect();
   return {x: r.left + r.width / 2, y: r.top + r.height / 2};
 }"""
+LEAVING_JS = """() => new Promise(
+  (resolve) => setTimeout(() => resolve({leaving: !!window.__dgLeaving}), 30))"""
+LOADED_JS = "() => !window.__dgLeaving && document.readyState === 'complete'"
 VIEWPORT = {"width": 1280, "height": 800}
 
 
@@ -173,9 +176,20 @@ class ArenaEnv:
             raise
 
     def _settle(self) -> None:
-        """Let a click's navigation (if any) start and finish loading."""
-        self.page.wait_for_timeout(25)
+        """Wait until the page has reacted to the last action: the tasks the action queued run
+        first (an in-page timer), and a navigation it started (marked by the recorder on
+        `beforeunload` / `pagehide`) ends in a loaded next document. Independent of how busy the
+        machine is, so an episode takes the same course every run."""
         try:
+            try:
+                handle = self.page.wait_for_function(LEAVING_JS, timeout=self.timeout_ms)
+                leaving = handle.json_value()["leaving"]
+            except PlaywrightError as err:
+                if "Timeout" in str(err) or "closed" in str(err).lower():
+                    raise
+                leaving = True  # the next document committed while we asked
+            if leaving:
+                self.page.wait_for_function(LOADED_JS, timeout=self.timeout_ms, polling=20)
             self.page.wait_for_load_state("load", timeout=self.timeout_ms)
         except PlaywrightError as err:
             if "Timeout" in str(err):

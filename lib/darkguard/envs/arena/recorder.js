@@ -17,6 +17,11 @@
     const value = kind === "click" ? "" : (t && "value" in t ? String(t.value) : "");
     window.__dgRecord({ kind, hits: hits(t), value });
   };
+  // a navigation this page starts (link, form, script) marks it, so the environment waits for
+  // the next document instead of reading this one again
+  const leaving = () => { window.__dgLeaving = true; };
+  addEventListener("beforeunload", leaving, true);
+  addEventListener("pagehide", leaving, true);
   addEventListener("click", (e) => report("click", e), true);
   addEventListener("input", (e) => report("input", e), true);
   addEventListener("change", (e) => report("input", e), true);
