@@ -1,6 +1,7 @@
 """Agents and defenses see only observations: no runtime module of `darkguard.agents` or
 `darkguard.defenses` imports the environments' answer key (RUC schema, the RUC environment, the
-metrics, the loop) or reads its names, and in an episode they receive only screenshots, task
+metrics, the loop; the arena's task files, predicates, server, apps and environment) or reads its
+names, and in an episode they receive only screenshots, task
 texts, rejected clicks, observations and clicks.
 
 The offline training and evaluation side legitimately reads labelled data and is not scanned: the
@@ -37,6 +38,12 @@ RUNTIME = [
     "agents/offline.py",
     "agents/perception.py",
     "agents/vlm.py",
+    "agents/llm_web.py",
+    "agents/web/__init__.py",
+    "agents/web/agent.py",
+    "agents/web/goal.py",
+    "agents/web/grounding.py",
+    "agents/web/reading.py",
     "defenses/__init__.py",
     "defenses/dude/__init__.py",
     "defenses/dude/click_text.py",
@@ -64,6 +71,13 @@ FORBIDDEN_MODULES = (
     "darkguard.envs.ruc_static",
     "darkguard.metrics",
     "darkguard.loop",
+    # the arena's answer key: task files (pattern labels, predicates), the condition switch and
+    # the apps behind the server; an agent sees `envs.arena.observation` and `actions` only
+    "darkguard.envs.arena.tasks",
+    "darkguard.envs.arena.predicates",
+    "darkguard.envs.arena.server",
+    "darkguard.envs.arena.apps",
+    "darkguard.envs.arena.env",
 )
 ANSWER_KEY = {
     "correct_box",
@@ -73,6 +87,11 @@ ANSWER_KEY = {
     "grade",
     "correct_bbox",
     "dark_bbox",
+    "deception",
+    "selectors_of",
+    "Watched",
+    "EpisodeFacts",
+    "conditions",
 }
 
 
