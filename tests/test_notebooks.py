@@ -19,11 +19,18 @@ import pytest
 from darkguard import paths
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
+# Notebooks of frozen stages (dvc.yaml) and the data folder their re-execution resumes from.
+FROZEN = {"08_arena.ipynb": "arena"}
 EXECUTED = sorted((paths.ROOT / "reports" / "executed").glob("*.ipynb"))
 
 
 @pytest.mark.parametrize("notebook", EXECUTED, ids=[p.name for p in EXECUTED])
 def test_executed_notebook_reproduces(notebook, tmp_path) -> None:
+    if notebook.name in FROZEN and not (paths.ROOT / "data" / FROZEN[notebook.name]).is_dir():
+        pytest.skip(
+            f"{notebook.name}: its stage is frozen in dvc.yaml and data/{FROZEN[notebook.name]} "
+            "is absent: re-executing would rerun every episode (`dvc repro -f arena_eval` first)"
+        )
     data, reports = tmp_path / "data", tmp_path / "reports"
     for built in ("ruc", "models", "agents", "stage1", "stage2", "guard", "ablations", "arena"):
         if (paths.ROOT / "data" / built).is_dir():
