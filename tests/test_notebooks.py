@@ -29,7 +29,8 @@ def test_executed_notebook_reproduces(notebook, tmp_path) -> None:
     if notebook.name in FROZEN and not (paths.ROOT / "data" / FROZEN[notebook.name]).is_dir():
         pytest.skip(
             f"{notebook.name}: its stage is frozen in dvc.yaml and data/{FROZEN[notebook.name]} "
-            "is absent: re-executing would rerun every episode (`dvc repro -f arena_eval` first)"
+            "is absent: re-executing would rerun every episode "
+            "(`dvc unfreeze arena_eval && dvc repro arena_eval` first)"
         )
     data, reports = tmp_path / "data", tmp_path / "reports"
     for built in ("ruc", "models", "agents", "stage1", "stage2", "guard", "ablations", "arena"):
