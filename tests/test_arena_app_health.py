@@ -8,6 +8,7 @@ from bs4 import BeautifulSoup
 from darkguard.envs.arena.predicates import EpisodeFacts, holds, selectors_of
 from darkguard.envs.arena.server import create_app
 from darkguard.envs.arena.tasks import TASKSETS, load_task_file
+from tests.arena_client import get, helpers_for, post
 
 PAGES = (
     "/health/",
@@ -25,40 +26,13 @@ SINGLE = TASKSETS / "trickyarena_single" / "health.yaml"
 MULTI = TASKSETS / "trickyarena_multi" / "health.yaml"
 
 
+start, state = helpers_for("health")
+
+
 @pytest.fixture(scope="module")
 def app():
     main, _ = create_app(["health"])
     return main
-
-
-def start(app, dp: str = ""):
-    """A fresh client in a new episode (with conditions `dp`) and its first page."""
-    client = app.test_client()
-    r = client.get(f"/health/?dp={dp}" if dp else "/health/", follow_redirects=True)
-    assert r.status_code == 200
-    return client, soup(r)
-
-
-def soup(response) -> BeautifulSoup:
-    return BeautifulSoup(response.get_data(as_text=True), "html.parser")
-
-
-def get(client, path: str) -> BeautifulSoup:
-    r = client.get(path)
-    assert r.status_code == 200, path
-    return soup(r)
-
-
-def post(client, path: str, data: dict) -> BeautifulSoup:
-    r = client.post(path, data=data, follow_redirects=True)
-    assert r.status_code == 200, path
-    return soup(r)
-
-
-def state(client):
-    """The episode state behind the client's cookie."""
-    cookie = client.get_cookie("dg_episode_health")
-    return client.application.config["DG_EPISODES"].get(cookie.value).state
 
 
 @pytest.mark.parametrize("dp", ["", "cs", "tos", "cf", "cs_cf_tos"])

@@ -8,6 +8,7 @@ from bs4 import BeautifulSoup
 from darkguard.envs.arena.predicates import EpisodeFacts, holds, selectors_of
 from darkguard.envs.arena.server import create_app
 from darkguard.envs.arena.tasks import TASKSETS, load_task_file
+from tests.arena_client import get, helpers_for, post
 
 PAGES = (
     "/music/",
@@ -26,39 +27,13 @@ SINGLE = TASKSETS / "trickyarena_single" / "music.yaml"
 MULTI = TASKSETS / "trickyarena_multi" / "music.yaml"
 
 
+start, state = helpers_for("music")
+
+
 @pytest.fixture(scope="module")
 def app():
     main, _ = create_app(["music"])
     return main
-
-
-def soup(response) -> BeautifulSoup:
-    return BeautifulSoup(response.get_data(as_text=True), "html.parser")
-
-
-def start(app, dp: str = ""):
-    """A fresh client in a new episode (with conditions `dp`) and its first page."""
-    client = app.test_client()
-    r = client.get(f"/music/?dp={dp}" if dp else "/music/", follow_redirects=True)
-    assert r.status_code == 200
-    return client, soup(r)
-
-
-def get(client, path: str) -> BeautifulSoup:
-    r = client.get(path)
-    assert r.status_code == 200, path
-    return soup(r)
-
-
-def post(client, path: str, data: dict) -> BeautifulSoup:
-    r = client.post(path, data=data, follow_redirects=True)
-    assert r.status_code == 200, path
-    return soup(r)
-
-
-def state(client):
-    cookie = client.get_cookie("dg_episode_music")
-    return client.application.config["DG_EPISODES"].get(cookie.value).state
 
 
 @pytest.mark.parametrize("dp", ["", "am", "ds", "du", "am_ds_du"])

@@ -8,6 +8,7 @@ from bs4 import BeautifulSoup
 from darkguard.envs.arena.predicates import EpisodeFacts, holds, selectors_of
 from darkguard.envs.arena.server import create_app
 from darkguard.envs.arena.tasks import TASKSETS, load_task_file
+from tests.arena_client import get, helpers_for, post
 
 FREE = "/news/article/night-trams-return"
 PAID = "/news/article/freshfield-closures"
@@ -34,39 +35,13 @@ MULTI = TASKSETS / "trickyarena_multi" / "news.yaml"
 EMAIL = "alex.morgan@example.com"
 
 
+start, state = helpers_for("news")
+
+
 @pytest.fixture(scope="module")
 def app():
     main, _ = create_app(["news"])
     return main
-
-
-def soup(response) -> BeautifulSoup:
-    return BeautifulSoup(response.get_data(as_text=True), "html.parser")
-
-
-def start(app, dp: str = ""):
-    """A fresh client in a new episode (with conditions `dp`) and its first page."""
-    client = app.test_client()
-    r = client.get(f"/news/?dp={dp}" if dp else "/news/", follow_redirects=True)
-    assert r.status_code == 200
-    return client, soup(r)
-
-
-def get(client, path: str) -> BeautifulSoup:
-    r = client.get(path)
-    assert r.status_code == 200, path
-    return soup(r)
-
-
-def post(client, path: str, data: dict) -> BeautifulSoup:
-    r = client.post(path, data=data, follow_redirects=True)
-    assert r.status_code == 200, path
-    return soup(r)
-
-
-def state(client):
-    cookie = client.get_cookie("dg_episode_news")
-    return client.application.config["DG_EPISODES"].get(cookie.value).state
 
 
 def find(page: BeautifulSoup, selector: str):
