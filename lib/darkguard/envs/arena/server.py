@@ -75,6 +75,14 @@ def episode() -> Episode:
     return g.dg_episode
 
 
+def local_next(default: str, *, query_too: bool = False) -> str:
+    """The submitted form's `next` path (or the query's, with `query_too`) when it is a local
+    one, else `default`: where an app's view returns after a form."""
+    source = request.values if query_too else request.form
+    target = source.get("next", "")
+    return target if target.startswith("/") and not target.startswith("//") else default
+
+
 def partner_url(path: str) -> str:
     """An absolute URL on the second origin that continues the current episode."""
     origin = g.dg_partner_origin

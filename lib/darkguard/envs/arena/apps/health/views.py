@@ -8,7 +8,7 @@ from werkzeug.wrappers import Response
 
 from darkguard.envs.arena.apps.health import data
 from darkguard.envs.arena.apps.health.state import SETTING_KEYS, HealthState, Message
-from darkguard.envs.arena.server import episode
+from darkguard.envs.arena.server import episode, local_next
 
 bp = Blueprint("health", __name__, template_folder="templates")
 
@@ -17,10 +17,7 @@ def _state() -> HealthState:
     return episode().state
 
 
-def _back(default: str) -> str:
-    """The form's `next` path when it is a local one, else `default`."""
-    target = request.form.get("next", "")
-    return target if target.startswith("/") and not target.startswith("//") else default
+_back = local_next
 
 
 @bp.context_processor

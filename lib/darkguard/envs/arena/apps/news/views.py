@@ -8,7 +8,7 @@ from werkzeug.wrappers import Response
 
 from darkguard.envs.arena.apps.news import data
 from darkguard.envs.arena.apps.news.state import NewsState
-from darkguard.envs.arena.server import episode
+from darkguard.envs.arena.server import episode, local_next
 
 bp = Blueprint("news", __name__, template_folder="templates")
 DONATION_AMOUNTS = (10, 25, 50, 100)
@@ -18,10 +18,7 @@ def _state() -> NewsState:
     return episode().state
 
 
-def _back(default: str) -> str:
-    """The form's `next` path when it is a local one, else `default`."""
-    target = request.form.get("next", "")
-    return target if target.startswith("/") and not target.startswith("//") else default
+_back = local_next
 
 
 def _page(template: str, free_article: bool = False, blocking: bool = True, **context) -> str:

@@ -3,6 +3,7 @@ account, and the answers to the blocking dialogs (cookie banner, premium-trial o
 
 from __future__ import annotations
 
+import functools
 from urllib.parse import quote
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
@@ -15,7 +16,7 @@ from darkguard.envs.arena.apps.shop.state import (
     SHIPPING_FREE_FROM,
     ShopState,
 )
-from darkguard.envs.arena.server import episode
+from darkguard.envs.arena.server import episode, local_next
 
 bp = Blueprint("shop", __name__, template_folder="templates")
 
@@ -52,10 +53,7 @@ def button_image(
     return "data:image/svg+xml;charset=utf-8," + quote(svg)
 
 
-def _back(default: str) -> str:
-    """The form's `next` path when it is a local one, else `default`."""
-    target = request.values.get("next", "")
-    return target if target.startswith("/") and not target.startswith("//") else default
+_back = functools.partial(local_next, query_too=True)
 
 
 @bp.context_processor
