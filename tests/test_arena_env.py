@@ -14,10 +14,10 @@ import pytest
 from flask import Flask
 from werkzeug.serving import make_server
 
-from darkguard.envs.arena.actions import Click, Stop, Type
+from darkguard.envs.arena.actions import Back, Click, Goto, Stop, Type
 from darkguard.envs.arena.env import ArenaEnv, StepTimeout
 from darkguard.envs.arena.server import Served
-from darkguard.envs.arena.tasks import load_task_file
+from darkguard.envs.arena.tasks import load_task_file, load_tasks
 
 pytestmark = pytest.mark.browser
 FIXTURE = Path(__file__).parent / "fixtures" / "arena_site"
@@ -120,6 +120,29 @@ def test_a_hung_page_times_out_the_step() -> None:
         with pytest.raises(StepTimeout):
             env.step(Click(by_name(obs, "Slow page").index))
         assert time.perf_counter() - start < 5
+        assert by_name(env.reset(task), "Slow page")  # the next episode gets a working tab
     finally:
         env.close()
         server.shutdown()
+
+
+def test_each_episode_starts_as_in_a_new_tab() -> None:
+    """The kept tab carries nothing over: no scratchpad text (session storage), no cookies (the
+    app's episode state), no history to go back to."""
+
+    task = load_tasks("trickyarena_single").tasks[0]
+    with Served([task.app]) as served:
+        env = ArenaEnv(served.origin)
+        try:
+            first = env.reset(task)
+            pad = next(
+                e for e in first.elements if e.role == "textbox" and "scratch" in e.name.lower()
+            )
+            typed = env.step(Type(pad.index, "left over"))
+            assert typed.elements[pad.index].state["value"] == "left over"
+            assert env.step(Goto("/")).url != first.url  # a second page in the history
+            again = env.reset(task)
+            assert again.elements[pad.index].state["value"] == ""
+            assert env.step(Back()).url == again.url
+        finally:
+            env.close()

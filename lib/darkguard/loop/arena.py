@@ -23,6 +23,7 @@ from playwright.sync_api import Error as PlaywrightError
 from darkguard.browser import off_event_loop
 from darkguard.envs.arena.actions import Action, Stop, describe
 from darkguard.envs.arena.env import ArenaEnv, PageObservation, StepTimeout
+from darkguard.envs.arena.predicates import selectors_of
 from darkguard.envs.arena.server import Served
 from darkguard.envs.arena.tasks import Task
 from darkguard.journal import Journal
@@ -138,6 +139,10 @@ def run_tasks(
     return [done[i] for i in order]
 
 
+def _watched(task: Task) -> tuple[str, ...]:
+    return selectors_of(task.success, task.deception).events
+
+
 def _run_shard(tasks, make_agent, origins, screenshots, step_timeout_s, keep) -> None:
     agent = make_agent()
     envs: dict[str, ArenaEnv] = {}
@@ -145,7 +150,8 @@ def _run_shard(tasks, make_agent, origins, screenshots, step_timeout_s, keep) ->
         for task in tasks:
             key = _group_key(task)
             if key not in envs:
-                envs[key] = ArenaEnv(origins[key], screenshots, step_timeout_s)
+                watch = {s for t in tasks if _group_key(t) == key for s in _watched(t)}
+                envs[key] = ArenaEnv(origins[key], screenshots, step_timeout_s, watch)
             keep(_run_with_retry(envs[key], agent, task))
     finally:
         for env in envs.values():

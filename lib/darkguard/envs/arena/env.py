@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import contextlib
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import urljoin
+from urllib.parse import urljoin, urlparse
 
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import sync_playwright
@@ -79,14 +80,21 @@ class EpisodeOutcome:
 class ArenaEnv:
     """Episodes of tasks served at `origin` (the arena server or a user's site)."""
 
-    def __init__(self, origin: str, screenshots: bool = False, step_timeout_s: float = 10.0):
+    def __init__(
+        self,
+        origin: str,
+        screenshots: bool = False,
+        step_timeout_s: float = 10.0,
+        watch: Iterable[str] = (),
+    ):
+        """`watch`: the click and input selectors of the tasks to come, when known (one browser
+        context then serves them all)."""
         self.origin = origin.rstrip("/")
         self.screenshots = screenshots
         self.timeout_ms = step_timeout_s * 1000
         self._pw = None
         self._browser = None
         self._context = None
-        self._watching = set()
         self.page = None
         self.task: Task | None = None
         self.steps = 0
@@ -94,7 +102,10 @@ class ArenaEnv:
         self._facts = EpisodeFacts()
         self._guard = RequestGuard()
         self._last: PageObservation | None = None
-        self._watching: set[str] = set()
+        self._watching: set[str] = set(watch)
+        self._origins: set[str] = set()  # storage to clear before the next episode
+        self._home = None  # the kept tab and its DevTools session
+        self._hung = False  # a step timed out: the tab is not kept
 
     # -- browser lifetime -------------------------------------------------------------------
     def _ensure_browser(self) -> None:
@@ -138,26 +149,61 @@ class ArenaEnv:
         self.page = page  # a link that opens a new tab continues there
 
     def _fresh_page(self, watch: tuple[str, ...]) -> None:
-        """A new tab with no cookies. The browser context (its route guard, recorder binding and
-        init script) is kept across episodes while it already watches the task's selectors; a
-        selector outside it costs a new context watching both."""
+        """A blank tab with no cookies, no storage and no history. The browser context (its route
+        guard, recorder binding and init script) and its first tab are kept across episodes
+        while the context already watches the task's selectors (a new tab costs a renderer
+        process, about a third of an episode); a selector outside it costs a new context
+        watching both."""
         if self._context is None or not set(watch) <= self._watching:
             self._close_context()
             self._watching |= set(watch)
             context = self._browser.new_context(viewport=VIEWPORT, device_scale_factor=1)
             context.set_default_timeout(self.timeout_ms)
-            context.route("**/*", lambda route: self._guard(route))
+            context.route("**/*", self._route)
             context.expose_binding("__dgRecord", self._record)
             watched = json.dumps(sorted(self._watching))
             context.add_init_script(RECORDER_JS.replace("WATCHED", watched))
-            context.on("page", self._on_page)
             self._context = context
+            self._home = self._new_home()
+            context.on("page", self._on_page)
         else:
-            for page in self._context.pages:
+            self._wipe_tab()
+        self.page = self._home[0]
+
+    def _route(self, route) -> None:
+        parsed = urlparse(route.request.url)
+        if parsed.scheme in ("http", "https"):
+            self._origins.add(f"{parsed.scheme}://{parsed.netloc}")
+        self._guard(route)
+
+    def _new_home(self):
+        page = self._context.new_page()
+        return page, self._context.new_cdp_session(page)
+
+    def _wipe_tab(self) -> None:
+        """The kept tab as a new one would be: other tabs closed, the cookies and every origin's
+        storage of the last episode (session storage included: it belongs to the tab) cleared;
+        `reset` then drops its history. A tab whose page hung is replaced."""
+        page, cdp = self._home
+        for other in self._context.pages:
+            if other is not page:
                 with contextlib.suppress(PlaywrightError):
-                    page.close()
-            self._context.clear_cookies()
-        self.page = self._context.new_page()
+                    other.close()
+        if page.is_closed() or self._hung:
+            with contextlib.suppress(PlaywrightError):
+                page.close()
+            self._home, self._hung = self._new_home(), False
+            return
+        self._context.clear_cookies()
+        for origin in sorted(self._origins):
+            cdp.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "all"})
+            for local in (False, True):
+                with contextlib.suppress(PlaywrightError):  # an origin without that storage
+                    cdp.send(
+                        "DOMStorage.clear",
+                        {"storageId": {"securityOrigin": origin, "isLocalStorage": local}},
+                    )
+        self._origins.clear()
 
     def reset(self, task: Task) -> PageObservation:
         self._ensure_browser()
@@ -165,14 +211,19 @@ class ArenaEnv:
         self._facts, self._guard = EpisodeFacts(), RequestGuard()
         self._fresh_page(selectors_of(task.success, task.deception).events)
         self._navigate(lambda: self.page.goto(self.origin + task.start, wait_until="load"))
+        self._home[1].send("Page.resetNavigationHistory")  # no way back to the last episode
         return self.observe()
+
+    def _timeout(self, message: str) -> StepTimeout:
+        self._hung = True
+        return StepTimeout(message)
 
     def _navigate(self, go) -> None:
         try:
             go()
         except PlaywrightError as err:
             if "Timeout" in str(err):
-                raise StepTimeout(str(err).splitlines()[0]) from None
+                raise self._timeout(str(err).splitlines()[0]) from None
             raise
 
     def _settle(self) -> None:
@@ -193,7 +244,7 @@ class ArenaEnv:
             self.page.wait_for_load_state("load", timeout=self.timeout_ms)
         except PlaywrightError as err:
             if "Timeout" in str(err):
-                raise StepTimeout("the page did not finish loading") from None
+                raise self._timeout("the page did not finish loading") from None
             raise
 
     def observe(self, error: str = "", done: bool = False) -> PageObservation:
@@ -205,7 +256,7 @@ class ArenaEnv:
             raw = handle.json_value()
         except PlaywrightError as err:
             if "Timeout" in str(err):
-                raise StepTimeout("the page did not answer") from None
+                raise self._timeout("the page did not answer") from None
             if "context was destroyed" in str(err) or "navigation" in str(err).lower():
                 self._settle()
                 return self.observe(error, done)
@@ -275,7 +326,7 @@ class ArenaEnv:
             error = str(err)
         except PlaywrightError as err:
             if "Timeout" in str(err):
-                raise StepTimeout(str(err).splitlines()[0]) from None
+                raise self._timeout(str(err).splitlines()[0]) from None
             if "closed" in str(err).lower() or "crash" in str(err).lower():
                 raise
             error = str(err).splitlines()[0]
