@@ -53,8 +53,15 @@ POINT_JS = """(i) => {
   const r = el.getBoundingClientRect();
   return {x: r.left + r.width / 2, y: r.top + r.height / 2};
 }"""
-LEAVING_JS = """() => new Promise(
-  (resolve) => setTimeout(() => resolve({leaving: !!window.__dgLeaving}), 30))"""
+LEAVING_JS = """() => new Promise((resolve) => {
+  if (!window.__dgEls) {  // a document not yet observed: the action has navigated already
+    const tick = () => setTimeout(() => resolve({leaving: false}), 0);
+    if (document.readyState === "complete") tick();
+    else addEventListener("load", tick, {once: true});
+    return;
+  }
+  setTimeout(() => resolve({leaving: !!window.__dgLeaving}), 30);
+})"""
 LOADED_JS = "() => !window.__dgLeaving && document.readyState === 'complete'"
 VIEWPORT = {"width": 1280, "height": 800}
 
@@ -229,11 +236,14 @@ class ArenaEnv:
     def _settle(self) -> None:
         """Wait until the page has reacted to the last action: the tasks the action queued run
         first (an in-page timer), and a navigation it started (marked by the recorder on
-        `beforeunload` / `pagehide`) ends in a loaded next document. Independent of how busy the
-        machine is, so an episode takes the same course every run."""
+        `beforeunload` / `pagehide`) ends in a loaded next document; a next document that is
+        already there is waited for until its load event and the tasks queued then. Independent
+        of how busy the machine is, so an episode takes the same course every run."""
         try:
             try:
-                handle = self.page.wait_for_function(LEAVING_JS, timeout=self.timeout_ms)
+                handle = self.page.wait_for_function(  # an interval: animation frames lag
+                    LEAVING_JS, timeout=self.timeout_ms, polling=5
+                )
                 leaving = handle.json_value()["leaving"]
             except PlaywrightError as err:
                 if "Timeout" in str(err) or "closed" in str(err).lower():
