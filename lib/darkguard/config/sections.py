@@ -197,6 +197,7 @@ class ModelEntry(Params):
     api_key_env: str | None = None
     timeout_s: float | None = None
     max_retries: int | None = None
+    concurrency: int | None = None
 
     def spec_values(self) -> dict[str, Any]:
         """The fields params.yaml sets, for `ModelSpec.from_dict`."""

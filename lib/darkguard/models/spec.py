@@ -29,6 +29,7 @@ class ModelSpec:
     api_key_env: str | None = None  # openai: the environment variable holding the key
     timeout_s: float = 60.0
     max_retries: int = 4
+    concurrency: int = 8  # openai: requests of one call in flight at once
 
     def __post_init__(self) -> None:
         if self.backend not in BACKENDS:
@@ -39,6 +40,8 @@ class ModelSpec:
             )
         if self.backend in ("hf", "openai") and not self.path:
             raise InputError(f"model '{self.name}': field 'path' is required for {self.backend}")
+        if self.concurrency < 1:
+            raise InputError(f"model '{self.name}': field 'concurrency' must be at least 1")
         if self.backend == "openai" and not self.base_url:
             raise InputError(f"model '{self.name}': field 'base_url' is required for openai")
 
