@@ -39,16 +39,32 @@ RUNTIME = [
     "agents/perception.py",
     "agents/vlm.py",
     "agents/llm_web.py",
-    "agents/web/__init__.py",
-    "agents/web/agent.py",
-    "agents/web/goal.py",
-    "agents/web/grounding.py",
-    "agents/web/reading.py",
+    *(
+        f"agents/web/{name}.py"
+        for name in (
+            "__init__",
+            "agent",
+            "answering",
+            "booking",
+            "forms",
+            "goal",
+            "grounding",
+            "listing",
+            "navigation",
+            "reading",
+            "shopping",
+            "vocabulary",
+        )
+    ),
     "defenses/__init__.py",
     "defenses/dude/__init__.py",
     "defenses/dude/click_text.py",
     "defenses/dude/gate.py",
     "defenses/dude/inputs.py",
+    *(
+        f"defenses/veer/{name}.py"
+        for name in ("__init__", "authorization", "commitments", "contracts", "state")
+    ),
 ]
 TRAINING = [
     "agents/warmup.py",  # supervised warm-up rows of a tiny agent (clicks on the correct box)
