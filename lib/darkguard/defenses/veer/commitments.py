@@ -1,0 +1,124 @@
+"""What a control commits the user to, read off its visible words (the `offline` reasoner's
+semantics; paper Figure 6: "consent, subscription, data sharing, an add-on, purchase, or
+submitted setting").
+
+- `material_kind(control)`: the kind of user-facing outcome a toggle or button stands for
+  (marketing, data_sharing, consent, add_on, subscription, payment, install), or "" when none.
+- `active(control)`: whether a toggle's outcome is on, with its polarity read from the label
+  ("Do not send me offers" unchecked is an opt-in).
+- `boundary(control)`: the commitment boundary a click on it crosses (paper Figure 6:
+  NONE, REVERSIBLE, SAVE, ACCEPT, SUBMIT, CHECKOUT, DONE).
+- `intent(control)`: accept / decline / more (reveals options) / save / close, for buttons.
+
+Words only: no ids, classes, pattern labels or app names; the same rules read any site.
+"""
+
+from __future__ import annotations
+
+import re
+
+from darkguard.defenses.veer.state import Control
+
+
+def _rx(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern, re.I)
+
+
+KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("data_sharing", _rx(r"\bshar(?:e|ing)\b.*\b(?:data|information|info|activity|health)\b|"
+                         r"\b(?:data|information)\b.*\bshar(?:e|ing)\b|\bpartners?\b|third[- ]part|"
+                         r"\bresearch\b|\bactivity tracking\b|\btrack(?:ing)?\b|\blocation\b|"
+                         r"\bsell my\b|\busage data\b")),
+    ("marketing", _rx(r"\bnewsletters?\b|\boffers?\b|\bpromotion|\bmarketing\b|\bdeals?\b|"
+                      r"\bsms\b|\btext messages\b|\bemail updates\b|\bpromotional\b")),
+    ("consent", _rx(r"\bcookies?\b|\bpersonali[sz]ed\b|\badvertis|\bads\b|\banalytics\b|"
+                    r"\bterms\b|\bconsent\b|\bprivacy polic")),
+    ("add_on", _rx(r"\binsurance\b|\bprotect(?:ion|ed)?\b|\bwarranty\b|\bcoverage\b|"
+                   r"\bcare plan\b|\bgift[- ]wrap|\bextended\b|\badd-?on\b|\bpriority\b")),
+    ("payment", _rx(r"\bdonat(?:e|ion)\b|\btip\b|\bround up\b|\bcharity\b")),
+    ("subscription", _rx(r"\bauto-?renew|\bsubscri(?:be|ption)\b|\brecurring\b|"
+                         r"\bmembership\b|\bfree trial\b|\btrial\b|\bpremium\b|\bbenefits\b")),
+    ("install", _rx(r"\binstall\b|\bhome screen\b|\bapp\b.*\b(?:get|download)\b")),
+)  # fmt: skip
+NEGATED = _rx(r"^\s*(?:do\s+not|don'?t|never|no\b|opt\s+out|unsubscribe|stop)\b|"
+              r"\b(?:do\s+not|don'?t)\s+"
+              r"(?:send|share|want|contact|email|track|sell)\b")  # fmt: skip
+ACCEPT = _rx(r"\baccept\b|\bagree\b|\ballow\b|\bi\s+understand\b|\bgot\s+it\b|^\s*ok(?:ay)?\b|"
+             r"\byes\b|\bsure\b|\benable\b|\bturn\s+on\b|\bstart\b.*\btrial\b|\btry\b|"
+             r"\bclaim\b|\bupgrade\b|\bjoin\b|\binstall\b|\bsubscribe\b|\bcontinue\s+with\b|"
+             r"\brecommended\b|\bdonate\b|"
+             r"\badd\b.*\b(?:protection|warranty|insurance)\b")  # fmt: skip
+DECLINE = _rx(r"\breject\b|\bdecline\b|\bdeny\b|\bno\s*,?\s*thanks?\b|\bnot\s+now\b|"
+              r"\bmaybe\s+later\b|\bskip\b|\bdon'?t\s+want\b|\bnecessary\s+only\b|"
+              r"\bessential\s+only\b|\bcontinue\s+without\b|\bi'?ll\s+pass\b|\bno\b")  # fmt: skip
+MORE = _rx(r"\bmore\s+options\b|\bmanage\b|\bcustomi[sz]e\b|\bsettings\b|\bpreferences\b|"
+           r"\breview\b|\bdetails\b|\bother\s+options\b|\bshow\b|\bexpand\b")  # fmt: skip
+SAVE = _rx(r"\bsave\b|\bapply\b|\bupdate\b|\bconfirm\s+(?:my\s+)?choices\b")
+CLOSE = _rx(r"^\s*(?:close|dismiss|×|✕|x)\s*$")
+BOUNDARIES: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("CHECKOUT", _rx(r"\bcheck\s?-?out\b|\bplace\s+(?:your\s+|my\s+)?order\b|\bpay\b|"
+                     r"\bbuy\s+now\b|\bcomplete\s+(?:purchase|order|payment)\b|"
+                     r"\bconfirm\s+(?:order|purchase|payment)\b|\bproceed\s+to\s+payment\b|"
+                     r"\bpurchase\b")),
+    ("SAVE", SAVE),
+    ("SUBMIT", _rx(r"\bsubmit\b|\bconfirm\b|\bbook\b|\bsign\s+up\b|\bsubscribe\b|\bregister\b|"
+                   r"\bjoin\b|\bsend\b|\bfinish\b|\bcomplete\b|\bbuy\b|\bget\s+premium\b")),
+    ("ACCEPT", ACCEPT),
+    ("DONE", _rx(r"^\s*(?:continue|next|proceed|done|go\s+on|get\s+started)\b")),
+    ("REVERSIBLE", _rx(r"\badd\s+to\s+(?:cart|bag|basket)\b")),
+)  # fmt: skip
+
+
+def words(control: Control) -> str:
+    """What the control says: its name, else its context."""
+    return control.name or control.context
+
+
+def material_kind(control: Control, with_context: bool = True) -> str:
+    """The material outcome kind a control stands for ("" when none). A toggle is read with the
+    text around it when its own name says nothing."""
+    text = words(control)
+    for kind, pattern in KINDS:
+        if pattern.search(text):
+            return kind
+    if with_context and control.toggle and control.context:
+        for kind, pattern in KINDS:
+            if pattern.search(control.context[:200]):
+                return kind
+    return ""
+
+
+def negated(control: Control) -> bool:
+    return bool(NEGATED.search(words(control)))
+
+
+def active(control: Control) -> bool:
+    """Whether a toggle's outcome holds now (a negated label inverts the box)."""
+    on = bool(control.on)
+    return not on if negated(control) else on
+
+
+def boundary(control: Control) -> str:
+    text = control.name or ""
+    if DECLINE.search(text) and not ACCEPT.search(text):
+        return "NONE"
+    for name, pattern in BOUNDARIES:
+        if pattern.search(text):
+            return name
+    return "NONE"
+
+
+def intent(control: Control) -> str:
+    """accept | decline | more | save | close | "" for a button's words."""
+    text = control.name or ""
+    if CLOSE.search(text):
+        return "close"
+    if DECLINE.search(text):
+        return "decline"
+    if SAVE.search(text):
+        return "save"
+    if MORE.search(text):
+        return "more"
+    if ACCEPT.search(text):
+        return "accept"
+    return ""
