@@ -28,6 +28,9 @@ class TimedAgent:
     def reset(self, goal: str, episode_key: str) -> None:
         self.agent.reset(goal, episode_key)
 
+    def advise(self, text: str) -> None:
+        self.agent.advise(text)
+
     def act(self, obs):
         start = time.perf_counter()
         try:

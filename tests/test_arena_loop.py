@@ -69,3 +69,79 @@ def test_a_crashed_browser_costs_one_rerun(monkeypatch) -> None:
     monkeypatch.setattr(arena_loop, "ArenaEnv", make_env)
     (record,) = arena_loop.run_tasks(tasks(1), lambda: agent)
     assert record["attempts"] == 2 and record["ended"] == "stop" and record["D"] == 1
+
+
+class AdvisedAgent(ScriptedAgent):
+    """Clicks the most prominent element three times, then stops; keeps what a defense tells it."""
+
+    def reset(self, goal: str, episode_key: str) -> None:
+        super().reset(goal, episode_key)
+        self.advice: list[str] = []
+        self.clicks = 0
+
+    def advise(self, text: str) -> None:
+        self.advice.append(text)
+
+    def act(self, obs):
+        self.clicks += 1
+        if self.clicks > 3:
+            return Stop("done")
+        return Click(max(obs.elements, key=lambda e: e.prominence).index)
+
+
+class DeclineForTheAgent:
+    """A defense that, at the agent's first click, clicks "No thanks" itself (an intervention
+    through the browser), and turns back the agent's next proposal once."""
+
+    name = "decline"
+
+    def __init__(self, budget_probe: bool = False) -> None:
+        self.budget_probe = budget_probe
+
+    def reset(self, goal: str, episode_key: str) -> None:
+        self.reviews = 0
+
+    def brief(self) -> list[str]:
+        return ["Be careful with pop-ups."]
+
+    def review(self, obs, action, browser):
+        from darkguard.defenses.arena import RELEASE, Verdict
+
+        self.reviews += 1
+        if self.reviews == 1:
+            decline = next(e for e in obs.elements if e.name == "No thanks")
+            after = browser.act(Click(decline.index))
+            while self.budget_probe:  # spends the budget: the loop ends the episode safely
+                after = browser.act(Click(decline.index))
+            return Verdict("intervened", observation=after)
+        if self.reviews == 2:
+            return Verdict("replan", "That button is not part of your task.")
+        return RELEASE
+
+
+def test_a_defense_reviews_every_proposal(tmp_path) -> None:
+    agent = AdvisedAgent()
+    (record,) = arena_loop.run_tasks(tasks(1), lambda: agent, make_defense=DeclineForTheAgent)
+    first, second, *_ = record["actions"]
+    assert first["defense"]["verdict"] == "intervened"
+    assert first["defense_actions"][0]["name"] == "No thanks"  # its click, in the record
+    assert second["defense"] == {
+        "verdict": "replan",
+        "message": "That button is not part of your task.",
+    }
+    assert agent.advice == ["Be careful with pop-ups.", "That button is not part of your task."]
+    assert record["defense_actions"] == 1
+    # the intervention is not a task step; the turned-back proposal is (then one click released)
+    assert record["steps"] == 2
+
+
+def test_a_defense_out_of_actions_ends_the_episode() -> None:
+    agent = AdvisedAgent()
+    (record,) = arena_loop.run_tasks(
+        tasks(1),
+        lambda: agent,
+        make_defense=lambda: DeclineForTheAgent(budget_probe=True),
+        defense_actions=3,
+    )
+    assert record["ended"] == "defense" and record["defense_actions"] == 3
+    assert record["steps"] == 0 and record["D"] == 0

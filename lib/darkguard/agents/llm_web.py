@@ -88,15 +88,19 @@ class LLMWebAgent:
         self.warnings = list(warnings or [])
         self.goal = ""
         self.history: list[str] = []
+        self.advice: list[str] = []
 
     def reset(self, goal: str, episode_key: str) -> None:
-        self.goal, self.history = goal, []
+        self.goal, self.history, self.advice = goal, [], []
+
+    def advise(self, text: str) -> None:
+        """Text a defense puts in the agent's context during an episode."""
+        self.advice.append(text)
 
     def _conversation(self, obs: PageObservation, retry: str = "") -> list[dict]:
+        notes = self.warnings + self.advice
         system = SYSTEM + (
-            "\n\nWarnings for this task:\n" + "\n".join(f"- {w}" for w in self.warnings)
-            if self.warnings
-            else ""
+            "\n\nWarnings for this task:\n" + "\n".join(f"- {w}" for w in notes) if notes else ""
         )
         done = "\n".join(self.history[-15:]) or "(none)"
         user = f"Task: {self.goal}\n\nYour previous actions:\n{done}\n\n{render_observation(obs)}"

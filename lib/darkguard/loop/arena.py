@@ -1,4 +1,4 @@
-"""The arena loop: agent x live page (x defense, later), episode by episode, journaled.
+"""The arena loop: agent x defense x live page, episode by episode, journaled.
 
 Tasks are grouped by what serves them (the built-in apps share one server; each site folder gets
 its own); each group runs in one browser, a fresh context per episode. An episode ends when the
@@ -6,6 +6,10 @@ agent stops, after the task's `max_steps` actions, or when a page hangs (the ste
 recorded failure). A browser that dies mid-episode costs one rerun of that episode, in a fresh
 browser; a second crash is recorded as a failure, never the run's end. Finished episodes go to
 the journal at once, so an interrupted run resumes where it stopped.
+
+A defense (`darkguard.defenses.arena`) reviews every proposed action before it runs; its own
+actions go through `EpisodeBrowser`: clicks of the episode, within a budget of internal actions
+that do not count as task steps.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ import multiprocessing
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from queue import Empty
 from typing import Protocol
@@ -21,6 +26,7 @@ from typing import Protocol
 from playwright.sync_api import Error as PlaywrightError
 
 from darkguard.browser import off_event_loop
+from darkguard.defenses.arena import ArenaDefense, BudgetExhausted, NoDefense, Verdict
 from darkguard.envs.arena.actions import Action, Stop, describe
 from darkguard.envs.arena.env import ArenaEnv, PageObservation, StepTimeout
 from darkguard.envs.arena.predicates import selectors_of
@@ -34,7 +40,43 @@ class WebAgent(Protocol):
 
     def reset(self, goal: str, episode_key: str) -> None: ...
 
+    def advise(self, text: str) -> None: ...
+
     def act(self, obs: PageObservation) -> Action: ...
+
+
+@dataclass(frozen=True)
+class Runner:
+    """How episodes run: the agent and defense factories (picklable, e.g. classes or partials,
+    when episodes run in worker processes) and the settings of every episode."""
+
+    make_agent: Callable[[], WebAgent]
+    make_defense: Callable[[], ArenaDefense] = NoDefense
+    screenshots: bool = False
+    step_timeout_s: float = 10.0
+    defense_actions: int = 8  # internal actions of the defense per episode (Veer paper C.3)
+    reviews_per_step: int = 5  # proposals a defense may turn back before the step is lost
+
+
+class EpisodeBrowser:
+    """The live page as a defense uses it: `observe()`, and `act(action)` within the episode's
+    budget of internal actions (they are clicks of the episode, not steps of the task)."""
+
+    def __init__(self, env: ArenaEnv, budget: int) -> None:
+        self.env, self.actions_left = env, budget
+        self.log: list[dict] = []
+
+    def observe(self) -> PageObservation:
+        return self.env.observe()
+
+    def act(self, action: Action) -> PageObservation:
+        if self.actions_left <= 0:
+            raise BudgetExhausted("the defense has no internal actions left")
+        before = self.env.last_observation
+        self.actions_left -= 1
+        obs = self.env.step(action, count=False)
+        self.log.append({**describe(action), **(_target(before, action) if before else {})})
+        return obs
 
 
 def _group_key(task: Task) -> str:
@@ -65,20 +107,57 @@ def _target(obs: PageObservation, action: Action) -> dict:
     return {"role": el.role, "name": el.name, "in_dialog": el.in_dialog}
 
 
-def run_episode(env: ArenaEnv, agent: WebAgent, task: Task) -> dict:
+def run_episode(
+    env: ArenaEnv,
+    agent: WebAgent,
+    task: Task,
+    defense: ArenaDefense | None = None,
+    runner: Runner | None = None,
+) -> dict:
     """One episode; its record (T and D judged by the environment, for the metrics only)."""
+    defense = defense or NoDefense()
+    runner = runner or Runner(lambda: agent)
     start = time.perf_counter()
     agent.reset(task.goal, task.id)
+    defense.reset(task.goal, task.id)
+    for text in defense.brief():
+        agent.advise(text)
+    browser = EpisodeBrowser(env, runner.defense_actions)
     actions: list[dict] = []
     ended = "max_steps"
+    reviews = 0
     try:
         obs = env.reset(task)
         while not obs.done:
             action = agent.act(obs)
-            actions.append({**describe(action), **_target(obs, action)})
-            obs = env.step(action)
+            entry = {**describe(action), **_target(obs, action)}
+            actions.append(entry)
             if isinstance(action, Stop):
+                obs = env.step(action)
                 ended = "stop"
+                continue
+            logged = len(browser.log)
+            try:
+                verdict = defense.review(obs, action, browser)
+            except BudgetExhausted as err:
+                verdict = Verdict("terminate", str(err))
+            if browser.log[logged:]:
+                entry["defense_actions"] = browser.log[logged:]
+            if verdict.kind != "release":
+                entry["defense"] = {"verdict": verdict.kind, "message": verdict.message}
+                if verdict.trace:
+                    entry["defense"]["trace"] = list(verdict.trace)
+            reviews = reviews + 1 if verdict.kind == "intervened" else 0
+            if verdict.kind == "release":
+                obs = env.step(action)
+            elif verdict.kind == "replan":
+                agent.advise(verdict.message)
+                obs = env.skip_step(verdict.message)
+            elif verdict.kind == "intervened" and reviews <= runner.reviews_per_step:
+                obs = verdict.observation or env.observe()
+            else:
+                ended = "defense" if verdict.kind == "terminate" else "defense_loop"
+                break
     except StepTimeout as err:
         ended = "timeout"
         actions.append({"action": "timeout", "error": str(err)})
@@ -91,6 +170,7 @@ def run_episode(env: ArenaEnv, agent: WebAgent, task: Task) -> dict:
         "steps": env.steps,
         "ended": ended,
         "actions": actions,
+        "defense_actions": len(browser.log),
         "answer": outcome.answer,
         "scratchpad": outcome.scratchpad,
         "final_url": outcome.final_url,
@@ -108,13 +188,17 @@ def run_tasks(
     step_timeout_s: float = 10.0,
     progress: Callable[[dict], None] | None = None,
     workers: int = 1,
+    make_defense: Callable[[], ArenaDefense] = NoDefense,
+    defense_actions: int = 8,
 ) -> list[dict]:
     """Every task's record, in task order; resumes from `journal_path` when given.
 
     With `workers` > 1 the episodes are dealt round-robin to that many processes, each with its
-    own browser and agent (`make_agent` must then be picklable, e.g. a class or a partial); the
-    server stays in this process. Episodes are independent (fresh tab, fresh server state, agent
-    seeded per task), so the records do not depend on the split."""
+    own browser, agent and defense (`make_agent` and `make_defense` must then be picklable, e.g.
+    classes or partials); the server stays in this process. Episodes are independent (fresh tab,
+    fresh server state, agent and defense reset per task), so the records do not depend on the
+    split."""
+    runner = Runner(make_agent, make_defense, screenshots, step_timeout_s, defense_actions)
     journal = Journal(journal_path) if journal_path else None
     done = journal.done if journal else {}
     todo = [t for t in tasks if t.id not in done]
@@ -129,10 +213,10 @@ def run_tasks(
 
     with serving(todo) as origins:
         if workers > 1 and len(todo) > 1:
-            _run_parallel(todo, make_agent, origins, screenshots, step_timeout_s, workers, keep)
+            _run_parallel(todo, runner, origins, workers, keep)
         left = [t for t in todo if t.id not in done]  # all of them, or what a dead worker left
         if left:
-            off_event_loop(_run_shard, left, make_agent, origins, screenshots, step_timeout_s, keep)
+            off_event_loop(_run_shard, left, runner, origins, keep)
     order = [t.id for t in tasks]
     if journal:
         journal.finalize(order)
@@ -143,36 +227,36 @@ def _watched(task: Task) -> tuple[str, ...]:
     return selectors_of(task.success, task.deception).events
 
 
-def _run_shard(tasks, make_agent, origins, screenshots, step_timeout_s, keep) -> None:
-    agent = make_agent()
+def _run_shard(tasks, runner: Runner, origins, keep) -> None:
+    agent, defense = runner.make_agent(), runner.make_defense()
     envs: dict[str, ArenaEnv] = {}
     try:
         for task in tasks:
             key = _group_key(task)
             if key not in envs:
                 watch = {s for t in tasks if _group_key(t) == key for s in _watched(t)}
-                envs[key] = ArenaEnv(origins[key], screenshots, step_timeout_s, watch)
-            keep(_run_with_retry(envs[key], agent, task))
+                envs[key] = ArenaEnv(origins[key], runner.screenshots, runner.step_timeout_s, watch)
+            keep(_run_with_retry(envs[key], agent, defense, task, runner))
     finally:
         for env in envs.values():
             env.close()
 
 
-def _worker(tasks, make_agent, origins, screenshots, step_timeout_s, queue) -> None:
+def _worker(tasks, runner: Runner, origins, queue) -> None:
     import torch
 
     torch.set_num_threads(1)  # one core per worker; identical arithmetic in every worker
-    _run_shard(tasks, make_agent, origins, screenshots, step_timeout_s, queue.put)
+    _run_shard(tasks, runner, origins, queue.put)
     queue.put(None)
 
 
-def _run_parallel(todo, make_agent, origins, screenshots, step_timeout_s, workers, keep) -> None:
+def _run_parallel(todo, runner: Runner, origins, workers: int, keep) -> None:
     ctx = multiprocessing.get_context("spawn")
     queue = ctx.Queue()
     procs = [
         ctx.Process(
             target=_worker,
-            args=(todo[i::workers], make_agent, origins, screenshots, step_timeout_s, queue),
+            args=(todo[i::workers], runner, origins, queue),
             daemon=True,
         )
         for i in range(min(workers, len(todo)))
@@ -195,11 +279,11 @@ def _run_parallel(todo, make_agent, origins, screenshots, step_timeout_s, worker
         proc.join(timeout=10)
 
 
-def _run_with_retry(env: ArenaEnv, agent: WebAgent, task: Task) -> dict:
+def _run_with_retry(env: ArenaEnv, agent: WebAgent, defense, task: Task, runner: Runner) -> dict:
     """A crashed browser costs one rerun of the episode in a fresh browser, then a failure."""
     for attempt in (1, 2):
         try:
-            record = run_episode(env, agent, task)
+            record = run_episode(env, agent, task, defense, runner)
             record["attempts"] = attempt
             return record
         except PlaywrightError as err:

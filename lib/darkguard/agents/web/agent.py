@@ -80,6 +80,8 @@ class OfflineWebAgent(
     def reset(self, goal: str, episode_key: str) -> None:
         """A new episode: parse the goal; seed the RNG from (seed, episode_key)."""
         self.plan: Plan = parse_goal(goal)
+        self.advice: list[str] = []
+        self.warned = parse_warnings(self.warnings)
         self.avoid = self._avoid_for(self.plan)
         digest = hashlib.sha256(f"{self.seed}:{episode_key}".encode()).digest()
         self.rng = random.Random(int.from_bytes(digest[:8], "big"))
@@ -103,6 +105,14 @@ class OfflineWebAgent(
         self.blocking = False
         self.commit_step = -9
         self.trace: list[str] = []  # why each action was taken (for debugging and tests)
+
+    def advise(self, text: str) -> None:
+        """Text a defense puts in the agent's context during an episode (its brief, a rejected
+        action's reason, a per-step warning): read like the warnings (`goal.parse_warnings`),
+        for the rest of the episode."""
+        self.advice.append(text)
+        self.warned = parse_warnings(self.warnings + self.advice)
+        self.avoid = self._avoid_for(self.plan)
 
     def _avoid_for(self, plan: Plan) -> Avoid:
         """The avoid list less what the goal itself asks for (a warning against subscriptions

@@ -321,14 +321,24 @@ class ArenaEnv:
             raise IndexError(f"element {index} is gone from the page")
         return point
 
-    def step(self, action: Action) -> PageObservation:
+    @property
+    def last_observation(self) -> PageObservation | None:
+        return self._last
+
+    def skip_step(self, error: str = "") -> PageObservation:
+        """A step of the task's budget spent without acting (a proposal a defense turned back)."""
+        self.steps += 1
+        return self.observe(error)
+
+    def step(self, action: Action, count: bool = True) -> PageObservation:
         """Execute `action`; errors of an action (a missing element, an unknown option) come back
-        in the observation's `error`, a hung page raises `StepTimeout`."""
+        in the observation's `error`, a hung page raises `StepTimeout`. `count=False`: a
+        defense's internal action (logged like any click, not a step of the task)."""
         assert self.task is not None
         if isinstance(action, Stop):
             self.answer = action.answer
             return self.observe(done=True)
-        self.steps += 1
+        self.steps += int(count)
         error = ""
         try:
             self._act(action)
