@@ -64,7 +64,16 @@ RUNTIME = [
     "defenses/dude/inputs.py",
     *(
         f"defenses/veer/{name}.py"
-        for name in ("__init__", "authorization", "commitments", "contracts", "state")
+        for name in (
+            "__init__",
+            "assessment",
+            "authorization",
+            "commitments",
+            "contracts",
+            "defense",
+            "intervention",
+            "state",
+        )
     ),
 ]
 TRAINING = [

@@ -46,6 +46,10 @@ def test_a_negated_label_inverts_the_box() -> None:
     # "Do not send me offers" left unchecked is an opt-in
     assert active(control("Do not send me marketing emails", on=False, role="checkbox"))
     assert not active(control("Do not send me marketing emails", on=True, role="checkbox"))
+    # a restricting verb inverts too; with a negation in front it is a double negative
+    assert not active(control("Opt out of data sharing", on=True, role="switch"))
+    assert active(control("Do not limit sharing of my health information", on=True, role="switch"))
+    assert active(control("Don't pause activity-based insights", on=True, role="switch"))
 
 
 @pytest.mark.parametrize(

@@ -28,7 +28,8 @@ KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("data_sharing", _rx(r"\bshar(?:e|ing)\b.*\b(?:data|information|info|activity|health)\b|"
                          r"\b(?:data|information)\b.*\bshar(?:e|ing)\b|\bpartners?\b|third[- ]part|"
                          r"\bresearch\b|\bactivity tracking\b|\btrack(?:ing)?\b|\blocation\b|"
-                         r"\bsell my\b|\busage data\b")),
+                         r"\bsell my\b|\busage data\b|\bcollect(?:ed|s|ion|ing)?\b|"
+                         r"\bactivity\b|\bpersonali[sz]e\b")),
     ("marketing", _rx(r"\bnewsletters?\b|\boffers?\b|\bpromotion|\bmarketing\b|\bdeals?\b|"
                       r"\bsms\b|\btext messages\b|\bemail updates\b|\bpromotional\b")),
     ("consent", _rx(r"\bcookies?\b|\bpersonali[sz]ed\b|\badvertis|\bads\b|\banalytics\b|"
@@ -37,12 +38,16 @@ KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
                    r"\bcare plan\b|\bgift[- ]wrap|\bextended\b|\badd-?on\b|\bpriority\b")),
     ("payment", _rx(r"\bdonat(?:e|ion)\b|\btip\b|\bround up\b|\bcharity\b")),
     ("subscription", _rx(r"\bauto-?renew|\bsubscri(?:be|ption)\b|\brecurring\b|"
-                         r"\bmembership\b|\bfree trial\b|\btrial\b|\bpremium\b|\bbenefits\b")),
+                         r"\bmembership\b|\bfree trial\b|\btrial\b|\bpremium\b|\bbenefits\b|"
+                         r"\ball[- ]access\b")),
     ("install", _rx(r"\binstall\b|\bhome screen\b|\bapp\b.*\b(?:get|download)\b")),
 )  # fmt: skip
-NEGATED = _rx(r"^\s*(?:do\s+not|don'?t|never|no\b|opt\s+out|unsubscribe|stop)\b|"
-              r"\b(?:do\s+not|don'?t)\s+"
-              r"(?:send|share|want|contact|email|track|sell)\b")  # fmt: skip
+NEGATION = _rx(r"^\s*(?:do\s+not|don'?t|never|no)\b")
+# a verb that restricts what follows: "Opt out of sharing" on means sharing off, and "Do not
+# limit sharing" (a double negative) on means sharing on
+RESTRICT = _rx(r"^\s*(?:(?:do\s+not|don'?t|never|no)\s+)?"
+               r"(?:limit|restrict|pause|stop|block|disable|turn\s+off|opt\s+out|hide|prevent|"
+               r"reduce|exclude|unsubscribe)\b")  # fmt: skip
 ACCEPT = _rx(r"\baccept\b|\bagree\b|\ballow\b|\bi\s+understand\b|\bgot\s+it\b|^\s*ok(?:ay)?\b|"
              r"\byes\b|\bsure\b|\benable\b|\bturn\s+on\b|\bstart\b.*\btrial\b|\btry\b|"
              r"\bclaim\b|\bupgrade\b|\bjoin\b|\binstall\b|\bsubscribe\b|\bcontinue\s+with\b|"
@@ -74,22 +79,41 @@ def words(control: Control) -> str:
     return control.name or control.context
 
 
-def material_kind(control: Control, with_context: bool = True) -> str:
-    """The material outcome kind a control stands for ("" when none). A toggle is read with the
-    text around it when its own name says nothing."""
-    text = words(control)
+def kind_of(text: str) -> str:
+    """The first material kind whose words appear in `text` ("" when none)."""
     for kind, pattern in KINDS:
         if pattern.search(text):
             return kind
-    if with_context and control.toggle and control.context:
-        for kind, pattern in KINDS:
-            if pattern.search(control.context[:200]):
-                return kind
+    return ""
+
+
+def bare_accept(control: Control) -> bool:
+    """A dialog's accept that names nothing material ("OK", "Accept", "Continue")."""
+    return control.in_dialog and (intent(control) == "accept" or boundary(control) == "DONE")
+
+
+def material_kind(control: Control, with_context: bool = True, dialog: str = "") -> str:
+    """The material outcome kind a control stands for ("" when none; a disabled toggle is no
+    one's choice). A toggle that names nothing is read with the text around it; a dialog's bare
+    accept with what the dialog says (`dialog`, else the text around it)."""
+    if control.toggle and control.disabled:
+        return ""
+    kind = kind_of(words(control))
+    if kind or not with_context:
+        return kind
+    if control.toggle:
+        return kind_of(control.context[:300])
+    if bare_accept(control):
+        return kind_of(dialog or control.context[:300])
     return ""
 
 
 def negated(control: Control) -> bool:
-    return bool(NEGATED.search(words(control)))
+    """Whether the box says the opposite of its outcome: one negation or one restricting verb at
+    its start, not both ("Do not send me offers", "Opt out of sharing"; but "Do not limit
+    sharing" is a double negative)."""
+    text = words(control)
+    return bool(NEGATION.search(text)) != bool(RESTRICT.search(text))
 
 
 def active(control: Control) -> bool:

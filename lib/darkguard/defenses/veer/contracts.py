@@ -79,6 +79,7 @@ class Commitment:
     trigger: str = "click"
     evidence: tuple[str, ...] = ()  # element refs and page facts it rests on
     reversibility: str = "limited"
+    context: str = ""  # the text around the control it was read from
 
 
 @dataclass(frozen=True)

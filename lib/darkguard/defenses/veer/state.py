@@ -33,6 +33,8 @@ class Control:
     value: str = ""
     in_dialog: bool = False
     covered: bool = False
+    expanded: bool | None = None  # a section's aria-expanded
+    disabled: bool = False
 
     @property
     def toggle(self) -> bool:
@@ -83,6 +85,11 @@ class WebState:
     def dialog_open(self) -> bool:
         return any(c.in_dialog for c in self.controls)
 
+    def dialog_text(self) -> str:
+        """What the open dialog says: the names and surrounding texts of its controls."""
+        parts = [p for c in self.controls if c.in_dialog for p in (c.name, c.context)]
+        return " ".join(dict.fromkeys(p for p in parts if p))
+
 
 def route_of(url: str) -> str:
     return urlparse(url).path or "/"
@@ -105,6 +112,8 @@ def ground(obs: PageObservation) -> WebState:
             str(el.state.get("value", "")),
             el.in_dialog,
             el.covered,
+            el.state.get("expanded"),
+            bool(el.state.get("disabled", False)),
         )
         for el in obs.elements
     )

@@ -1,0 +1,205 @@
+"""(c_t, y_t) = P(a_t, S_t, A_u): the consequence of a proposed action under the current state,
+and whether the task authorizes it (paper 3.1, Appendix A.2, B.3), by the `offline` reasoner.
+
+Prediction first, from the observed state only:
+- a click that turns a material toggle on, or presses a button that stands for a material
+  outcome (an offer's accept, "Install", "Donate"), CREATES that commitment (trigger: click);
+- a click that crosses a commitment boundary (Save, Accept, Submit, Checkout, Continue) carries
+  every material toggle still active in its scope (the dialog it sits in, else the page) into
+  the outcome (trigger: retention; the paper's "retaining a preselected state");
+- a checkout on a site other than the one the episode started on pays a third party;
+- a boundary crossed in a dialog whose options are folded away ("Manage", "Preferences", a
+  collapsed section) cannot be judged until they are seen: UNCERTAIN, with an evidence request.
+Then authorization, from A_u only: a commitment is covered when an authorized outcome of the
+task names it (shared content words with the outcome's cited object); future-only harm is not
+charged to the current action (a toggle switched on is charged only when it is switched).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from urllib.parse import urlparse
+
+from darkguard.defenses.veer.commitments import (
+    active,
+    bare_accept,
+    boundary,
+    intent,
+    kind_of,
+    material_kind,
+    words,
+)
+from darkguard.defenses.veer.contracts import (
+    Assessment,
+    Authorization,
+    Commitment,
+    EvidenceRequest,
+)
+from darkguard.defenses.veer.state import Control, WebState
+from darkguard.envs.arena.actions import Action, Click, Select, Type
+
+STOP_WORDS = (
+    "a an the my me i to for of in on at and or with your our you this that it its be is are "
+    "yes no not do don't please all any more now"
+)
+STOP = frozenset(STOP_WORDS.split())
+# the outcome kinds an authorized terminal outcome of each kind may cover
+COVERS = {
+    "purchase": {"purchase", "add_on", "payment"},
+    "subscription": {"subscription", "marketing", "payment"},
+    "setting": {"data_sharing", "consent", "marketing", "setting"},
+    "save": set(),
+    "booking": {"booking"},
+    "cancellation": {"subscription"},
+}
+
+
+def content_words(text: str) -> set[str]:
+    """The words that carry meaning, plurals folded ("newsletters" -> "newsletter")."""
+    found = (w for w in re.findall(r"[a-z0-9]+", text.lower()) if w not in STOP and len(w) > 2)
+    return {w[:-1] if w.endswith("s") and len(w) > 4 else w for w in found}
+
+
+# kinds the task must name in its own words (an add-on is never implied by buying its item)
+NAMED_ONLY = frozenset({"add_on", "payment", "consent", "data_sharing", "install"})
+
+
+def covered(commitment: Commitment, auth: Authorization) -> bool:
+    """Whether an authorized terminal outcome of the task names this commitment: a kind it may
+    cover, and either the task's own words for that kind (an add-on, a payment, a consent, data
+    sharing, an install must be named) or, for the rest, a content word of the outcome's cited
+    object among the commitment's words (what it says and the text around it)."""
+    said = content_words(commitment.outcome + " " + commitment.context)
+    for entry in auth.authorized_terminal_outcomes:
+        if commitment.kind not in COVERS.get(entry.kind, set()):
+            continue
+        if commitment.kind in NAMED_ONLY:
+            if kind_of(entry.task_evidence) == commitment.kind:
+                return True
+        elif said & content_words(entry.object):
+            return True
+    return False
+
+
+def _scope(state: WebState, target: Control | None) -> list[Control]:
+    """The toggles a boundary click carries: those of its dialog, else those of the page."""
+    in_dialog = bool(target and target.in_dialog)
+    return [c for c in state.toggles() if c.in_dialog == in_dialog]
+
+
+def folded_options(state: WebState, target: Control) -> list[Control]:
+    """Controls in the target's dialog that reveal options not yet shown: a collapsed section,
+    or a button that offers more options."""
+    return [
+        c
+        for c in state.controls
+        if c.in_dialog == target.in_dialog
+        and c is not target
+        and not c.toggle
+        and c.expanded is not True
+        and (c.expanded is False or intent(c) == "more")
+    ]
+
+
+def _commitment(
+    control: Control, trigger: str, before: str, after: str, title: str = ""
+) -> Commitment:
+    return Commitment(
+        outcome=words(control)[:160],
+        context=f"{control.context[:200]} {title}".strip(),
+        kind=material_kind(control),
+        before=before,
+        after=after,
+        trigger=trigger,
+        evidence=(control.ref,),
+        reversibility="reversible" if trigger == "click" and control.toggle else "limited",
+    )
+
+
+def assess(
+    action: Action,
+    state: WebState,
+    auth: Authorization,
+    start_origin: str,
+    seen_options: frozenset[str] = frozenset(),
+) -> Assessment:
+    """The offline P(a_t, S_t, A_u). `seen_options`: refs of folded sections already opened (an
+    evidence request is made once per section)."""
+    if not isinstance(action, Click | Select | Type):
+        return Assessment((), "AUTHORIZED", action_semantic_effect="CONTEXT_ESTABLISHMENT")
+    target = next((c for c in state.controls if c.index == action.index), None)
+    if target is None or isinstance(action, Type):
+        effect = "INFORMATION_GATHERING" if isinstance(action, Type) else "UNKNOWN"
+        return Assessment((), "AUTHORIZED", action_semantic_effect=effect)
+    predicted: list[Commitment] = []
+    relation, effect = "UNRELATED", "WORKFLOW_ADVANCE"
+    crossing = "NONE" if target.toggle else boundary(target)
+    kind = material_kind(target, dialog=state.dialog_text() if target.in_dialog else "")
+    if (
+        bare_accept(target)
+        and not kind_of(words(target))
+        and any(material_kind(t) for t in _scope(state, target))
+    ):
+        kind = ""  # an accept among material toggles commits what they hold (retention below)
+    if target.toggle and kind:
+        if not active(target):  # the click switches it on
+            predicted.append(_commitment(target, "click", "latent", "active"))
+            relation, effect = "CREATES", "STATE_MODIFYING"
+        else:
+            effect = "STATE_REDUCING"
+    elif kind and intent(target) not in ("decline", "close", "more"):
+        offer = _commitment(target, "click", "pending", "committed", state.title)
+        if target.in_dialog:  # what the dialog offers, in its own words
+            offer = replace(offer, kind=kind, context=state.dialog_text()[:300])
+        predicted.append(offer)
+        relation, effect = "CREATES", "COMMITMENT"
+    carried: list[str] = []
+    if crossing in ("SAVE", "ACCEPT", "SUBMIT", "CHECKOUT", "DONE"):
+        effect = "COMMITMENT" if crossing != "DONE" else effect
+        for toggle in _scope(state, target):
+            if material_kind(toggle) and active(toggle):
+                predicted.append(_commitment(toggle, "retention", "active", "committed"))
+                carried.append(toggle.ref)
+        if carried and relation == "UNRELATED":
+            relation = "CARRIES_TO_MATERIAL_BOUNDARY"
+    if crossing == "CHECKOUT" and _origin(state.url) != start_origin:
+        predicted.append(
+            Commitment(
+                f"payment on {_origin(state.url)}, not the site the task started on",
+                "payment",
+                "pending",
+                "committed",
+                "submit",
+                (target.ref, state.url),
+                "irreversible",
+            )
+        )
+        relation = "CREATES"
+    unauthorized = tuple(c for c in predicted if not covered(c, auth))
+    requests: tuple[EvidenceRequest, ...] = ()
+    if crossing in ("SAVE", "ACCEPT", "DONE") and target.in_dialog and not unauthorized:
+        folded = [c for c in folded_options(state, target) if c.ref not in seen_options]
+        requests = tuple(
+            EvidenceRequest("semantic", "PROPOSED_ACTION", f"options behind {c.ref}", c.ref)
+            for c in folded
+        )
+    verdict = "UNAUTHORIZED" if unauthorized else ("UNCERTAIN" if requests else "AUTHORIZED")
+    return Assessment(
+        predicted_commitments=tuple(predicted),
+        authorization=verdict,
+        commitment_boundary=crossing,
+        action_semantic_effect=effect,
+        proposal_risk_relation=relation if predicted else "UNRELATED",
+        carries_material_state=bool(carried),
+        carried_material_state=tuple(carried),
+        evidence_requests=requests,
+        unauthorized=unauthorized,
+        reason="; ".join(f"{c.kind}: {c.outcome} ({c.trigger})" for c in unauthorized),
+        uncertainty="medium" if requests else "none",
+    )
+
+
+def _origin(url: str) -> str:
+    parsed = urlparse(url)
+    return f"{parsed.scheme}://{parsed.netloc}"
