@@ -102,6 +102,20 @@ def folded_options(state: WebState, target: Control) -> list[Control]:
     ]
 
 
+EXTRA_KINDS = ("add_on", "payment", "subscription")
+
+
+def extra_lines(state: WebState) -> list[Control]:
+    """Removable lines of an order that are not goods: an add-on, a donation, a subscription
+    riding along (read off the line's own text; the goods themselves are the task's to judge)."""
+    return [
+        c
+        for c in state.controls
+        if intent(c) == "remove"
+        and kind_of(c.context[:200]) in ("add_on", "payment", "subscription")
+    ]
+
+
 def _commitment(
     control: Control, trigger: str, before: str, after: str, title: str = ""
 ) -> Commitment:
@@ -163,6 +177,20 @@ def assess(
                 carried.append(toggle.ref)
         if carried and relation == "UNRELATED":
             relation = "CARRIES_TO_MATERIAL_BOUNDARY"
+    if crossing == "CHECKOUT":
+        for line in extra_lines(state):
+            predicted.append(
+                Commitment(
+                    line.context[:160],
+                    kind_of(line.context),
+                    "active",
+                    "committed",
+                    "retention",
+                    (line.ref,),
+                    "limited",
+                )
+            )
+            carried.append(line.ref)
     if crossing == "CHECKOUT" and _origin(state.url) != start_origin:
         predicted.append(
             Commitment(

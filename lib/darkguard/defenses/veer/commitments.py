@@ -60,6 +60,7 @@ MORE = _rx(r"\bmore\s+options\b|\bmanage\b|\bcustomi[sz]e\b|\bsettings\b|\bprefe
            r"\breview\b|\bdetails\b|\bother\s+options\b|\bshow\b|\bexpand\b")  # fmt: skip
 SAVE = _rx(r"\bsave\b|\bapply\b|\bupdate\b|\bconfirm\s+(?:my\s+)?choices\b")
 CLOSE = _rx(r"^\s*(?:close|dismiss|×|✕|x)\s*$")
+REMOVE = _rx(r"^\s*(?:remove|delete|discard)\b|^\s*(?:remove|delete)\s+(?:item|line)\b")
 BOUNDARIES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("CHECKOUT", _rx(r"\bcheck\s?-?out\b|\bplace\s+(?:your\s+|my\s+)?order\b|\bpay\b|"
                      r"\bbuy\s+now\b|\bcomplete\s+(?:purchase|order|payment)\b|"
@@ -133,10 +134,12 @@ def boundary(control: Control) -> str:
 
 
 def intent(control: Control) -> str:
-    """accept | decline | more | save | close | "" for a button's words."""
+    """accept | decline | more | save | close | remove | "" for a button's words."""
     text = control.name or ""
     if CLOSE.search(text):
         return "close"
+    if REMOVE.search(text):
+        return "remove"
     if DECLINE.search(text):
         return "decline"
     if SAVE.search(text):

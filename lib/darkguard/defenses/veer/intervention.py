@@ -44,7 +44,12 @@ def objective(assessment: Assessment, state: WebState, proposal: Control) -> Obj
     for c in assessment.unauthorized:
         ref = c.evidence[0] if c.evidence else ""
         control = state.control(ref) if ref else None
-        if c.trigger == "retention" and control is not None and control.toggle:
+        if c.trigger == "retention" and control is not None and intent(control) == "remove":
+            risky.append(
+                StateEntry(f"line-{len(risky) + 1}", f"{ref} in the order ({c.kind})", (ref,))
+            )
+            target.append(StateEntry(f"S{len(target) + 1}", f"{ref} removed", (ref,)))
+        elif c.trigger == "retention" and control is not None and control.toggle:
             risky.append(StateEntry(f"toggle-{len(risky) + 1}", f"{ref} is on ({c.kind})", (ref,)))
             target.append(StateEntry(f"S{len(target) + 1}", f"{ref} is off", (ref,)))
         elif c.trigger == "click" and control is proposal and proposal.in_dialog:
@@ -89,12 +94,14 @@ def plan(goal: Objective, state: WebState, proposal: Control) -> list[Transition
     admitted (a target not grounded, no way to close an offer's dialog)."""
     steps: list[Transition] = []
     for entry in goal.risk_causing_state:
-        if not entry.state_id.startswith("toggle"):
+        if entry.state_id.startswith("offer"):
             continue  # an offer, closed below
         control = state.control(entry.evidence_refs[0])
         if control is None:
             return None
-        if active(control):
+        if entry.state_id.startswith("line"):
+            steps.append(Transition(f"transition-{len(steps) + 1}", "remove", control.ref, "gone"))
+        elif active(control):
             verb = "uncheck" if control.role in ("checkbox", "radio") else "turn_off"
             steps.append(Transition(f"transition-{len(steps) + 1}", verb, control.ref, "off"))
     offer = any(e.state_id.startswith("offer") for e in goal.risk_causing_state)
@@ -145,6 +152,8 @@ def postconditions_hold(goal: Objective, state: WebState) -> bool:
             return False
         if entry.state_id.startswith("offer") and control is not None and control.in_dialog:
             return False
+        if entry.state_id.startswith("line") and control is not None:
+            return False
     for entry in goal.preserved_task_state:
         control = state.control(entry.evidence_refs[0])
         if control is not None and ("on" if control.on else "off") not in entry.description[-3:]:
@@ -157,6 +166,8 @@ def _holds(step: Transition, before: Control, now: WebState) -> bool:
     control = now.control(step.target)
     if step.expected_state == "off":
         return control is not None and not active(control)
+    if step.expected_state == "gone":
+        return control is None
     # "dialog closed": the control that closed it is gone, or no longer in a dialog
     return control is None or (before.in_dialog and not now.dialog_open())
 
