@@ -18,7 +18,7 @@ import multiprocessing
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from queue import Empty
 from typing import Protocol
@@ -29,6 +29,7 @@ from darkguard.browser import off_event_loop
 from darkguard.defenses.arena import ArenaDefense, BudgetExhausted, NoDefense, Verdict
 from darkguard.envs.arena.actions import Action, Stop, describe
 from darkguard.envs.arena.env import ArenaEnv, PageObservation, StepTimeout
+from darkguard.envs.arena.observation import NOT_RUN
 from darkguard.envs.arena.predicates import selectors_of
 from darkguard.envs.arena.server import Served
 from darkguard.envs.arena.tasks import Task
@@ -152,9 +153,11 @@ def run_episode(
                 obs = env.step(action)
             elif verdict.kind == "replan":
                 agent.advise(verdict.message)
-                obs = env.skip_step(verdict.message)
+                obs = env.skip_step(NOT_RUN + verdict.message)
             elif verdict.kind == "intervened" and reviews <= runner.reviews_per_step:
-                obs = verdict.observation or env.observe()
+                changed = verdict.observation or env.observe()
+                why = verdict.message or "the page was changed first; decide again from it."
+                obs = replace(changed, error=NOT_RUN + why)
             else:
                 ended = "defense" if verdict.kind == "terminate" else "defense_loop"
                 break

@@ -51,7 +51,7 @@ from darkguard.agents.web.vocabulary import (
     element_key,
 )
 from darkguard.envs.arena.actions import Action, Click, Stop
-from darkguard.envs.arena.observation import Element, PageObservation
+from darkguard.envs.arena.observation import NOT_RUN, Element, PageObservation
 
 
 class OfflineWebAgent(
@@ -104,6 +104,7 @@ class OfflineWebAgent(
         self.same = 0
         self.blocking = False
         self.commit_step = -9
+        self.before_last: tuple | None = None  # (committed, commit_step, before_commit, keys)
         self.trace: list[str] = []  # why each action was taken (for debugging and tests)
 
     def advise(self, text: str) -> None:
@@ -127,6 +128,12 @@ class OfflineWebAgent(
 
     def act(self, obs: PageObservation) -> Action:
         """The next action for the observation."""
+        if obs.error.startswith(NOT_RUN) and self.before_last is not None:
+            # a defense did not let the last proposal run: it neither committed nor was tried
+            self.committed, self.commit_step, self.before_commit, clicked = self.before_last
+            for key in clicked:
+                self.tries[key] -= 1
+        self.before_last = (self.committed, self.commit_step, self.before_commit, ())
         draw = self.rng.random()  # one draw per step keeps the stream fixed
         sig = (obs.url, len(obs.elements), hash(obs.text[:3000]))
         self.same = self.same + 1 if sig == self.last_sig else 0
@@ -145,8 +152,11 @@ class OfflineWebAgent(
         return action
 
     def _click(self, obs: PageObservation, el: Element, why: str) -> Action:
-        self.tries[element_key(obs.url, el)] += 1
-        self.tries[element_key(obs.url, el)[:3]] += 1
+        key = element_key(obs.url, el)
+        self.tries[key] += 1
+        self.tries[key[:3]] += 1
+        if self.before_last is not None:
+            self.before_last = (*self.before_last[:3], (key, key[:3]))
         self.names[el.name] += 1
         return self._note(f"{why}: {el.name!r}", Click(el.index))
 

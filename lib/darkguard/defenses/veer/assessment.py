@@ -22,6 +22,7 @@ from dataclasses import replace
 from urllib.parse import urlparse
 
 from darkguard.defenses.veer.commitments import (
+    ACCEPT_ALL,
     active,
     bare_accept,
     boundary,
@@ -61,6 +62,9 @@ def content_words(text: str) -> set[str]:
     return {w[:-1] if w.endswith("s") and len(w) > 4 else w for w in found}
 
 
+TURN_OFF = re.compile(
+    r"\b(?:turn|switch|toggle)\s+off\b|\bdisable\b|\bopt\s+out\b|\bstop\b|\blimit\b", re.I
+)
 # kinds the task must name in its own words (an add-on is never implied by buying its item)
 NAMED_ONLY = frozenset({"add_on", "payment", "consent", "data_sharing", "install"})
 
@@ -74,6 +78,8 @@ def covered(commitment: Commitment, auth: Authorization) -> bool:
     for entry in auth.authorized_terminal_outcomes:
         if commitment.kind not in COVERS.get(entry.kind, set()):
             continue
+        if entry.kind == "setting" and TURN_OFF.search(entry.task_evidence):
+            continue  # "turn off data sharing" authorizes less sharing, never more
         if commitment.kind in NAMED_ONLY:
             if kind_of(entry.task_evidence) == commitment.kind:
                 return True
@@ -99,6 +105,7 @@ def folded_options(state: WebState, target: Control) -> list[Control]:
         and not c.toggle
         and c.expanded is not True
         and (c.expanded is False or intent(c) == "more")
+        and boundary(c) == "NONE"  # looking never commits
     ]
 
 
@@ -169,6 +176,13 @@ def assess(
         predicted.append(offer)
         relation, effect = "CREATES", "COMMITMENT"
     carried: list[str] = []
+    if ACCEPT_ALL.search(target.name or "") and not target.toggle:
+        # "Accept all" / "Continue with recommended settings" turns every option of its scope
+        # on, whatever the boxes say now: each is created by this click
+        for toggle in _scope(state, target):
+            if material_kind(toggle) and not active(toggle):
+                predicted.append(_commitment(toggle, "click", "latent", "committed"))
+                relation = "CREATES"
     if crossing in ("SAVE", "ACCEPT", "SUBMIT", "CHECKOUT", "DONE"):
         effect = "COMMITMENT" if crossing != "DONE" else effect
         for toggle in _scope(state, target):

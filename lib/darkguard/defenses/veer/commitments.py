@@ -59,6 +59,9 @@ DECLINE = _rx(r"\breject\b|\bdecline\b|\bdeny\b|\bno\s*,?\s*thanks?\b|\bnot\s+no
 MORE = _rx(r"\bmore\s+options\b|\bmanage\b|\bcustomi[sz]e\b|\bsettings\b|\bpreferences\b|"
            r"\breview\b|\bdetails\b|\bother\s+options\b|\bshow\b|\bexpand\b")  # fmt: skip
 SAVE = _rx(r"\bsave\b|\bapply\b|\bupdate\b|\bconfirm\s+(?:my\s+)?choices\b")
+# an accept that sets every option of its dialog, whatever the boxes now say
+ACCEPT_ALL = _rx(r"\b(?:accept|allow|agree\s+to|enable|turn\s+on|select)\s+all\b|\brecommended\b|"
+                 r"\bdefault\s+settings\b|\buse\s+defaults\b")  # fmt: skip
 CLOSE = _rx(r"^\s*(?:close|dismiss|×|✕|x)\s*$")
 REMOVE = _rx(r"^\s*(?:remove|delete|discard)\b|^\s*(?:remove|delete)\s+(?:item|line)\b")
 BOUNDARIES: tuple[tuple[str, re.Pattern[str]], ...] = (
@@ -144,8 +147,8 @@ def intent(control: Control) -> str:
         return "decline"
     if SAVE.search(text):
         return "save"
-    if MORE.search(text):
-        return "more"
     if ACCEPT.search(text):
         return "accept"
+    if MORE.search(text):
+        return "more"
     return ""

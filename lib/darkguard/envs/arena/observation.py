@@ -7,6 +7,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+# how an observation's `error` begins when the agent's last proposal did not run (a defense
+# turned it back, or changed the page first): the agent decides again from this page
+NOT_RUN = "Your last action was not carried out: "
+
 
 @dataclass(frozen=True)
 class Element:

@@ -88,6 +88,8 @@
     else if (aria("aria-checked") !== null) st.checked = aria("aria-checked") === "true";
     if (aria("aria-pressed") !== null) st.pressed = aria("aria-pressed") === "true";
     if (aria("aria-expanded") !== null) st.expanded = aria("aria-expanded") === "true";
+    else if (el.tagName === "SUMMARY" && el.parentElement && el.parentElement.tagName === "DETAILS")
+      st.expanded = el.parentElement.open;  // a disclosure shows whether it is open
     if (aria("aria-selected") !== null) st.selected = aria("aria-selected") === "true";
     if (el.disabled || aria("aria-disabled") === "true") st.disabled = true;
     if (el.tagName === "SELECT") {
