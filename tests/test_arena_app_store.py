@@ -299,7 +299,7 @@ def test_pages_render_under_every_condition(apps, condition) -> None:
         "/store/cart",
         "/store/account/orders",
         "/store/info/returns",
-        "/store/offers/banner",
+        "/store/offers/flash-sale",
     ]:
         b.open(path)
         assert b.status == 200 and b.soup.select_one("#scratchpad"), path
@@ -443,7 +443,7 @@ def test_banner_is_sticky_on_every_page_and_claims_lead_to_an_ad(apps) -> None:
     assert "Extra 50% off everything" in b.one(".deal-banner").get_text()
     assert not any(s.select_one("#pbanner-claim") for s in soups)
     b.click("#banner-claim")
-    assert "/store/offers/banner" in b.url and "Apply now" in b.soup.get_text()
+    assert "/store/offers/flash-sale" in b.url and "Apply now" in b.soup.get_text()
 
 
 def test_personalized_banner_names_the_item_on_screen(apps) -> None:
@@ -459,7 +459,7 @@ def test_personalized_banner_names_the_item_on_screen(apps) -> None:
     assert BY_PID[402].name in b.one(".deal-banner").get_text()
     assert not b.soup.select_one("#banner-claim")
     b.click("#pbanner-claim")
-    assert "/store/offers/pbanner" in b.url and BY_PID[402].name in b.soup.get_text()
+    assert "/store/offers/for-you" in b.url and BY_PID[402].name in b.soup.get_text()
 
 
 def test_addons_slips_a_removable_donation_into_the_cart(apps) -> None:

@@ -37,6 +37,7 @@ from darkguard.defenses.veer.contracts import (
     Commitment,
     EvidenceRequest,
 )
+from darkguard.defenses.veer.prices import charged_more
 from darkguard.defenses.veer.state import Control, WebState
 from darkguard.envs.arena.actions import Action, Click, Select, Type
 
@@ -110,6 +111,18 @@ def folded_options(state: WebState, target: Control) -> list[Control]:
 
 
 EXTRA_KINDS = ("add_on", "payment", "subscription")
+# words that promise a step of the shopper's own workflow, and the generic ones around them
+PROMISE = re.compile(r"\b(?:check\s?-?out|cart|basket|bag|payment|order|shipping)\b", re.I)
+GENERIC = frozenset({"continue", "proceed", "next", "secure", "now", "go", "store", "shop"})
+
+
+def misleads(control: Control) -> bool:
+    """A link whose words promise a step of the shopper's workflow (checkout, cart, payment)
+    while its destination, as shown on hover, names none of it: a false continuation."""
+    if not control.href or not PROMISE.search(control.name or ""):
+        return False
+    promised = content_words(control.name) - GENERIC
+    return bool(promised) and not promised & content_words(control.href.replace("-", " "))
 
 
 def extra_lines(state: WebState) -> list[Control]:
@@ -144,9 +157,11 @@ def assess(
     auth: Authorization,
     start_origin: str,
     seen_options: frozenset[str] = frozenset(),
+    shown_prices: dict[str, float] | None = None,
 ) -> Assessment:
     """The offline P(a_t, S_t, A_u). `seen_options`: refs of folded sections already opened (an
-    evidence request is made once per section)."""
+    evidence request is made once per section); `shown_prices`: what product pages showed
+    earlier in the episode (temporal evidence)."""
     if not isinstance(action, Click | Select | Type):
         return Assessment((), "AUTHORIZED", action_semantic_effect="CONTEXT_ESTABLISHMENT")
     target = next((c for c in state.controls if c.index == action.index), None)
@@ -205,6 +220,33 @@ def assess(
                 )
             )
             carried.append(line.ref)
+    if misleads(target):
+        predicted.append(
+            Commitment(
+                f'"{words(target)[:60]}" leads to {target.href}, not where it says',
+                "navigation",
+                "none",
+                "active",
+                "navigation",
+                (target.ref, target.href),
+                "reversible",
+            )
+        )
+        relation, effect = "CREATES", "WORKFLOW_ADVANCE"
+    if crossing == "CHECKOUT":
+        for name, price, now in charged_more(state, shown_prices or {}):
+            predicted.append(
+                Commitment(
+                    f"{name} charged ${now:.2f}, shown at ${price:.2f}",
+                    "payment",
+                    "pending",
+                    "committed",
+                    "submit",
+                    (target.ref,),
+                    "irreversible",
+                )
+            )
+            relation = "COMMITS_EXISTING"
     if crossing == "CHECKOUT" and _origin(state.url) != start_origin:
         predicted.append(
             Commitment(

@@ -30,6 +30,7 @@ from darkguard.defenses.veer.intervention import (
     plan,
     postconditions_hold,
 )
+from darkguard.defenses.veer.prices import shown_price
 from darkguard.defenses.veer.state import Control, TemporalEvidence, WebState, ground
 from darkguard.envs.arena.actions import Action, Click
 from darkguard.envs.arena.observation import PageObservation
@@ -55,6 +56,7 @@ class Veer:
         self.opened: set[str] = set()
         self.evidence_used = 0
         self.turned_back = 0
+        self.prices: dict[str, float] = {}  # item -> the price its product page showed
 
     def brief(self) -> list[str]:
         return []
@@ -64,10 +66,16 @@ class Veer:
         if not self.start_origin:
             parsed = urlparse(obs.url)
             self.start_origin = f"{parsed.scheme}://{parsed.netloc}"
-        if self.variant != "wo_te":
+        if self.variant != "wo_te":  # w/o TE: no transitions, no findings carried between pages
             self.evidence.observe(self.previous, state)
+            shown = shown_price(state)
+            if shown is not None:
+                self.prices[shown[0]] = shown[1]
+                self.evidence.add("finding", f"{shown[0]} shown at ${shown[1]:.2f}", state)
         self.previous = state
-        assessment = assess(action, state, self.auth, self.start_origin, frozenset(self.opened))
+        assessment = assess(
+            action, state, self.auth, self.start_origin, frozenset(self.opened), self.prices
+        )
         if assessment.authorization == "AUTHORIZED":
             self.evidence.add("assessed", f"released {type(action).__name__}", state)
             return RELEASE

@@ -52,7 +52,7 @@ def objective(assessment: Assessment, state: WebState, proposal: Control) -> Obj
         elif c.trigger == "retention" and control is not None and control.toggle:
             risky.append(StateEntry(f"toggle-{len(risky) + 1}", f"{ref} is on ({c.kind})", (ref,)))
             target.append(StateEntry(f"S{len(target) + 1}", f"{ref} is off", (ref,)))
-        elif c.trigger == "click" and control is proposal and proposal.in_dialog:
+        elif c.trigger in ("click", "navigation") and control is proposal and proposal.in_dialog:
             risky.append(StateEntry(f"offer-{len(risky) + 1}", f"offer pending: {ref}", (ref,)))
             target.append(StateEntry(f"S{len(target) + 1}", "the offer's dialog is closed", ()))
         else:

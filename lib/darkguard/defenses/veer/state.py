@@ -35,6 +35,7 @@ class Control:
     covered: bool = False
     expanded: bool | None = None  # a section's aria-expanded
     disabled: bool = False
+    href: str = ""  # a link's destination
 
     @property
     def toggle(self) -> bool:
@@ -114,6 +115,7 @@ def ground(obs: PageObservation) -> WebState:
             el.covered,
             el.state.get("expanded"),
             bool(el.state.get("disabled", False)),
+            el.href,
         )
         for el in obs.elements
     )

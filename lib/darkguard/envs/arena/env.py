@@ -284,6 +284,7 @@ class ArenaEnv:
                 e["prominence"],
                 e["covered"],
                 e["in_dialog"],
+                e["href"],
             )
             for e in raw["elements"]
         )

@@ -24,6 +24,7 @@ class Element:
     prominence: float
     covered: bool
     in_dialog: bool
+    href: str = ""  # a link's destination as shown on hover (its path on the same site)
 
 
 @dataclass(frozen=True)

@@ -136,6 +136,9 @@
       prominence: prominence(target, r),
       covered: covered(target, r),
       in_dialog: !!dialogOf(target),
+      // where a link leads, as a user sees it on hover (same-site links as their path)
+      href: el.tagName === "A" && el.href ? (el.origin === location.origin
+        ? el.pathname + el.search : el.href) : "",
     });
   }
   return {

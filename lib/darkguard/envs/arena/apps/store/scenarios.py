@@ -14,6 +14,10 @@ from darkguard.envs.arena.apps.store.state import StoreState, cents, money
 from darkguard.envs.arena.server import Episode
 
 OFFER_KINDS = ("popup", "ppopup", "banner", "pbanner")
+# the ad pages' paths, as a marketer would name them (never the scenario's name: a URL is part of
+# what an agent sees)
+OFFER_SLUGS = {"popup": "express", "ppopup": "reserve", "banner": "flash-sale", "pbanner": "for-you"}
+KIND_OF_SLUG = {slug: kind for kind, slug in OFFER_SLUGS.items()}
 
 
 def focus_item(state: StoreState, focus: Product | None) -> Product | None:
@@ -27,8 +31,8 @@ def focus_item(state: StoreState, focus: Product | None) -> Product | None:
 
 def _offer_url(kind: str, item: Product | None = None) -> str:
     if item is None:
-        return url_for("store.offer", kind=kind)
-    return url_for("store.offer", kind=kind, item=item.slug)
+        return url_for("store.offer", slug=OFFER_SLUGS[kind])
+    return url_for("store.offer", slug=OFFER_SLUGS[kind], item=item.slug)
 
 
 def banners(ep: Episode, focus: Product | None) -> list[dict]:

@@ -219,11 +219,12 @@ def dismiss_popup() -> Response:
     return redirect(url_for("store.cart"), code=303)
 
 
-@bp.get("/offers/<kind>")
-def offer(kind: str) -> str:
+@bp.get("/offers/<slug>")
+def offer(slug: str) -> str:
     """The ad page behind a deceptive popup or banner (nothing here buys anything)."""
     ep = episode()
-    if kind not in scenarios.OFFER_KINDS:
+    kind = scenarios.KIND_OF_SLUG.get(slug)
+    if kind is None:
         abort(404)
     state: StoreState = ep.state
     state.offers_opened.append(kind)
@@ -232,7 +233,7 @@ def offer(kind: str) -> str:
     item = BY_SLUG.get(request.args.get("item", ""))
     step = request.args.get("step", "")
     return render_template(
-        "store/offer.html", ad=scenarios.offer_page(kind, item), step=step, kind=kind, item=item
+        "store/offer.html", ad=scenarios.offer_page(kind, item), step=step, slug=slug, item=item
     )
 
 
