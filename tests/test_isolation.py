@@ -72,6 +72,7 @@ RUNTIME = [
             "contracts",
             "defense",
             "intervention",
+            "prices",
             "state",
         )
     ),

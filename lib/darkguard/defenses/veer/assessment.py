@@ -49,7 +49,7 @@ STOP = frozenset(STOP_WORDS.split())
 # the outcome kinds an authorized terminal outcome of each kind may cover
 COVERS = {
     "purchase": {"purchase", "add_on", "payment"},
-    "subscription": {"subscription", "marketing", "payment"},
+    "subscription": {"subscription", "marketing", "payment", "add_on"},
     "setting": {"data_sharing", "consent", "marketing", "setting"},
     "save": set(),
     "booking": {"booking"},

@@ -16,7 +16,12 @@ from darkguard.envs.arena.server import Episode
 OFFER_KINDS = ("popup", "ppopup", "banner", "pbanner")
 # the ad pages' paths, as a marketer would name them (never the scenario's name: a URL is part of
 # what an agent sees)
-OFFER_SLUGS = {"popup": "express", "ppopup": "reserve", "banner": "flash-sale", "pbanner": "for-you"}
+OFFER_SLUGS = {
+    "popup": "express",
+    "ppopup": "reserve",
+    "banner": "flash-sale",
+    "pbanner": "for-you",
+}
 KIND_OF_SLUG = {slug: kind for kind, slug in OFFER_SLUGS.items()}
 
 
