@@ -58,6 +58,7 @@ RUNTIME = [
     ),
     "defenses/__init__.py",
     "defenses/arena.py",
+    "defenses/catalog.py",
     "defenses/dude/__init__.py",
     "defenses/dude/click_text.py",
     "defenses/dude/gate.py",

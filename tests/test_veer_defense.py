@@ -40,3 +40,23 @@ def test_without_state_intervention_the_proposal_is_only_turned_back() -> None:
     )
     verdicts = [a["defense"]["verdict"] for a in record["actions"] if "defense" in a]
     assert verdicts and set(verdicts) == {"replan"} and record["defense_actions"] == 0
+
+
+def test_the_cli_runs_veer_on_a_site_and_names_unknown_defenses(tmp_path, capsys) -> None:
+    import json
+
+    from darkguard.cli import main
+
+    out = tmp_path / "veer.json"
+    assert (
+        main(["arena", "run", "--tasks", str(TASKS), "--defense", "veer", "--out", str(out)]) == 0
+    )
+    result = json.loads(out.read_text())
+    assert (result["N"], result["DPSR"], result["STC"], result["defense"]) == (
+        1,
+        0.0,
+        100.0,
+        "veer",
+    )
+    assert main(["arena", "run", "--tasks", str(TASKS), "--defense", "shield"]) == 2
+    assert "unknown defense 'shield'; known: none, veer" in capsys.readouterr().err

@@ -45,13 +45,16 @@ def _agent_spec(args: argparse.Namespace) -> str | dict:
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
+    from darkguard.defenses.catalog import defense_factory
     from darkguard.envs.arena.tasks import EXPECTED_SIZES, TaskFileError, load_tasks
     from darkguard.loop.arena import run_tasks
     from darkguard.metrics.arena import score
     from darkguard.stages.arena_eval import make_web_agent
 
-    if args.defense != "none":
-        print(f"error: unknown defense {args.defense!r}; known: none", file=sys.stderr)
+    try:
+        make_defense = defense_factory(args.defense)
+    except ValueError as err:
+        print(f"error: {err}", file=sys.stderr)
         return 2
     try:
         taskset = load_tasks(args.tasks)
@@ -68,6 +71,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
         screenshots=args.screenshots,
         step_timeout_s=args.step_timeout,
         workers=args.workers,
+        make_defense=make_defense,
     )
     seconds = time.perf_counter() - start
     scores = score(records, expected)
@@ -119,7 +123,11 @@ def add_parser(sub) -> None:
     p.add_argument("--llm-model", help="llm: the served model name")
     p.add_argument("--llm-key-env", help="llm: the environment variable holding the API key")
     p.add_argument("--workers", type=int, default=1, help="browsers side by side (default: 1)")
-    p.add_argument("--defense", default="none", help="defense (default: none)")
+    p.add_argument(
+        "--defense",
+        default="none",
+        help="none (default), veer, veer-wo-si, veer-reactive, veer-wo-te, veer-one-step",
+    )
     p.add_argument("--out", help="write N, DPSR, TSR, STC, counts and episode records as JSON")
     p.add_argument("--journal", help="resumable episode journal (JSONL)")
     p.add_argument("--limit", type=int, help="only the first N tasks")
