@@ -146,3 +146,24 @@ def test_each_episode_starts_as_in_a_new_tab() -> None:
             assert env.step(Back()).url == again.url
         finally:
             env.close()
+
+
+def test_urls_and_link_destinations_never_carry_the_condition() -> None:
+    """What an agent sees of addresses (the page URL, each link's destination) holds neither the
+    `?dp=` switch nor a pattern label as a path or query part, on every condition's start page."""
+    tasks = load_tasks("trickyarena_single").tasks + load_tasks("webdecept").tasks[::45]
+    labels = {p for t in tasks for p in t.patterns}
+    starts = {t.start: t for t in tasks}
+    leaks = []
+    with Served() as served:
+        env = ArenaEnv(served.origin)
+        try:
+            for task in starts.values():
+                obs = env.reset(task)
+                for address in [obs.url] + [e.href for e in obs.elements if e.href]:
+                    parts = set(re.split(r"[/?=&#]", address))
+                    if "dp=" in address or parts & labels:
+                        leaks.append((task.id, address))
+        finally:
+            env.close()
+    assert len(starts) > 25 and leaks == []
