@@ -156,7 +156,8 @@ def postconditions_hold(goal: Objective, state: WebState) -> bool:
             return False
     for entry in goal.preserved_task_state:
         control = state.control(entry.evidence_refs[0])
-        if control is not None and ("on" if control.on else "off") not in entry.description[-3:]:
+        kept_on = entry.description.endswith("stays on")
+        if control is not None and bool(control.on) != kept_on:
             return False
     return True
 
