@@ -44,7 +44,7 @@ def main() -> None:
     from darkguard.config import load_config
     from darkguard.envs.arena.tasks import load_tasks
     from darkguard.loop.arena import run_tasks
-    from darkguard.stages.arena_eval import make_web_agent
+    from darkguard.stages.arena_runs import make_web_agent
 
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--tasks", default="trickyarena_single")

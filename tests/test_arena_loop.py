@@ -4,10 +4,12 @@ written from scratch runs end to end."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
+from darkguard.defenses.arena import Passive
 from darkguard.envs.arena.actions import Click, Stop
 from darkguard.envs.arena.tasks import load_task_file
 from darkguard.loop import arena as arena_loop
@@ -89,7 +91,7 @@ class AdvisedAgent(ScriptedAgent):
         return Click(max(obs.elements, key=lambda e: e.prominence).index)
 
 
-class DeclineForTheAgent:
+class DeclineForTheAgent(Passive):
     """A defense that, at the agent's first click, clicks "No thanks" itself (an intervention
     through the browser), and turns back the agent's next proposal once."""
 
@@ -133,6 +135,36 @@ def test_a_defense_reviews_every_proposal(tmp_path) -> None:
     assert record["defense_actions"] == 1
     # the intervention is not a task step; the turned-back proposal is (then one click released)
     assert record["steps"] == 2
+
+
+class MarkThePage(Passive):
+    """A defense that shows the agent a delimited page text and warns it at every step."""
+
+    name = "mark"
+
+    def reset(self, goal: str, episode_key: str) -> None:
+        self.steps = 0
+
+    def prepare(self, obs):
+        self.steps += 1
+        return replace(obs, text=f"<<{obs.text}>>"), f"step {self.steps}: mind the pop-up"
+
+    def review(self, obs, action, browser):
+        from darkguard.defenses.arena import RELEASE
+
+        assert not obs.text.startswith("<<")  # the defense itself reviews the page as it is
+        return RELEASE
+
+
+def test_a_defense_prepares_what_the_agent_sees() -> None:
+    agent = AdvisedAgent()
+    seen: list[str] = []
+    act = agent.act
+    agent.act = lambda obs: (seen.append(obs.text), act(obs))[1]
+    (record,) = arena_loop.run_tasks(tasks(1), lambda: agent, make_defense=MarkThePage)
+    assert seen and all(t.startswith("<<") and t.endswith(">>") for t in seen)
+    assert agent.advice[:2] == ["step 1: mind the pop-up", "step 2: mind the pop-up"]
+    assert record["actions"][0]["advice"] == "step 1: mind the pop-up"
 
 
 def test_a_defense_out_of_actions_ends_the_episode() -> None:

@@ -7,7 +7,8 @@ import pytest
 
 from darkguard.envs.arena.tasks import load_tasks
 from darkguard.reports import arena_eval as reports
-from darkguard.stages.arena_eval import ArenaEvalResult, SetRun, condition_label, feasible_run
+from darkguard.stages.arena_eval import ArenaEvalResult
+from darkguard.stages.arena_runs import SetRun, condition_label, feasible_run
 
 
 def fake_run(name: str) -> SetRun:

@@ -64,6 +64,10 @@ RUNTIME = [
     "defenses/dude/gate.py",
     "defenses/dude/inputs.py",
     *(
+        f"defenses/baselines/{name}.py"
+        for name in ("__init__", "icp", "guardrail", "spotlighting", "vigil", "safepred", "dude_s2")
+    ),
+    *(
         f"defenses/veer/{name}.py"
         for name in (
             "__init__",
@@ -73,7 +77,11 @@ RUNTIME = [
             "contracts",
             "defense",
             "intervention",
+            "llm",
+            "llm_parse",
+            "llm_prompts",
             "prices",
+            "reasoner",
             "state",
         )
     ),

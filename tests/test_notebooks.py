@@ -20,7 +20,7 @@ from darkguard import paths
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 # Notebooks of frozen stages (dvc.yaml) and the data folder their re-execution resumes from.
-FROZEN = {"08_arena.ipynb": "arena"}
+FROZEN = {"08_arena.ipynb": "arena", "09_veer.ipynb": "arena", "10_veer_ablations.ipynb": "arena"}
 EXECUTED = sorted((paths.ROOT / "reports" / "executed").glob("*.ipynb"))
 
 
@@ -30,7 +30,7 @@ def test_executed_notebook_reproduces(notebook, tmp_path) -> None:
         pytest.skip(
             f"{notebook.name}: its stage is frozen in dvc.yaml and data/{FROZEN[notebook.name]} "
             "is absent: re-executing would rerun every episode "
-            "(`dvc unfreeze arena_eval && dvc repro arena_eval` first)"
+            "(`dvc unfreeze STAGE && dvc repro STAGE` first)"
         )
     data, reports = tmp_path / "data", tmp_path / "reports"
     for built in ("ruc", "models", "agents", "stage1", "stage2", "guard", "ablations", "arena"):

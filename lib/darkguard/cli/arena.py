@@ -44,15 +44,31 @@ def _agent_spec(args: argparse.Namespace) -> str | dict:
     raise SystemExit(f"error: unknown agent {args.agent!r}; known: offline, llm")
 
 
+def _reasoner_spec(args: argparse.Namespace) -> str | dict:
+    """Veer's reasoner: offline, or the model behind --reasoner-url and --reasoner-model."""
+    if not args.reasoner_model:
+        return "offline"
+    if not args.reasoner_url:
+        raise SystemExit("error: --reasoner-model needs --reasoner-url")
+    return {
+        "backend": "openai",
+        "path": args.reasoner_model,
+        "base_url": args.reasoner_url,
+        "api_key_env": args.llm_key_env,
+        "max_new_tokens": 800,
+        "batch_size": 1,
+    }
+
+
 def _cmd_run(args: argparse.Namespace) -> int:
-    from darkguard.defenses.catalog import defense_factory
+    from darkguard.defenses.catalog import SCREENSHOTS, DefenseOptions, defense_factory
     from darkguard.envs.arena.tasks import EXPECTED_SIZES, TaskFileError, load_tasks
     from darkguard.loop.arena import run_tasks
     from darkguard.metrics.arena import score
-    from darkguard.stages.arena_eval import make_web_agent
+    from darkguard.stages.arena_runs import make_web_agent
 
     try:
-        make_defense = defense_factory(args.defense)
+        make_defense = defense_factory(args.defense, DefenseOptions(_reasoner_spec(args)))
     except ValueError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
@@ -68,7 +84,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
         tasks,
         functools.partial(make_web_agent, _agent_spec(args), args.seed),
         journal_path=Path(args.journal) if args.journal else None,
-        screenshots=args.screenshots,
+        screenshots=args.screenshots or args.defense in SCREENSHOTS,
         step_timeout_s=args.step_timeout,
         workers=args.workers,
         make_defense=make_defense,
@@ -111,6 +127,8 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 
 def add_parser(sub) -> None:
     """The `arena` command group."""
+    from darkguard.defenses.catalog import DEFENSES
+
     arena = sub.add_parser("arena", help="the arena: live deceptive web apps and task files")
     cmds = arena.add_subparsers(dest="arena", required=True)
     p = cmds.add_parser("validate", help="check task files (errors name file, task and field)")
@@ -123,10 +141,10 @@ def add_parser(sub) -> None:
     p.add_argument("--llm-model", help="llm: the served model name")
     p.add_argument("--llm-key-env", help="llm: the environment variable holding the API key")
     p.add_argument("--workers", type=int, default=1, help="browsers side by side (default: 1)")
+    p.add_argument("--defense", default="none", help=f"one of: {', '.join(DEFENSES)}")
+    p.add_argument("--reasoner-url", help="Veer's llm reasoner: an OpenAI-compatible endpoint")
     p.add_argument(
-        "--defense",
-        default="none",
-        help="none (default), veer, veer-wo-si, veer-reactive, veer-wo-te, veer-one-step",
+        "--reasoner-model", help="Veer's llm reasoner: the served model (default: offline)"
     )
     p.add_argument("--out", help="write N, DPSR, TSR, STC, counts and episode records as JSON")
     p.add_argument("--journal", help="resumable episode journal (JSONL)")

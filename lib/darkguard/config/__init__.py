@@ -49,6 +49,8 @@ from darkguard.config.sections import (
     Stage2Params,
     SweepParams,
     TinySizeParams,
+    VeerAblationsParams,
+    VeerEvalParams,
     WarmupParams,
     _Marker,
     field_kind,
@@ -239,6 +241,14 @@ class Config:
     @property
     def arena_eval(self) -> ArenaEvalParams:
         return self._section("arena_eval")
+
+    @property
+    def veer_eval(self) -> VeerEvalParams:
+        return self._section("veer_eval")
+
+    @property
+    def veer_ablations(self) -> VeerAblationsParams:
+        return self._section("veer_ablations")
 
     @property
     def sections(self) -> tuple[str, ...]:

@@ -398,6 +398,43 @@ class ArenaEvalParams(Params):
     gallery_screenshots: bool  # one episode per condition again, with screenshots, for the figure
 
 
+METHODS = ("none", "icp", "guardrail", "dude-s2", "spotlighting", "vigil", "safepred", "veer")
+VARIANTS = ("veer", "veer-wo-si", "veer-reactive", "veer-wo-te", "veer-one-step")
+
+
+def _names(allowed: tuple[str, ...]):
+    def check(values: list[str]) -> list[str]:
+        unknown = [v for v in values if v not in allowed]
+        if unknown:
+            raise ValueError(f"{unknown[0]!r} not in {allowed}")
+        return values
+
+    return AfterValidator(check)
+
+
+class VeerEvalParams(Params):
+    """`veer_eval`: every defense beside No-Defense on the arena's sets (Veer 4.2-4.3, Tables 1-3,
+    11-17, Figure 3); the base agent, seed, browsers and step timeout are `arena_eval`'s."""
+
+    sets: list[str]
+    methods: Annotated[list[str], _names(METHODS)]
+    # Veer's reasoner: offline (deterministic code) | a model spec of an OpenAI-compatible endpoint
+    reasoner: Annotated[str | dict[str, Any], PER_PROFILE]
+    defense_actions: int  # a defense's internal actions per episode (Veer paper C.3: 8)
+    dude_experience: str | None  # DUDE-S2's Stage-2 experience file (None: none)
+    # Table 3/17: agent-model configurations beyond the default agent, by name: an agent spec
+    # (offline | {offline: {epsilon: E}} | a model spec); each runs No-Defense and Veer
+    configurations: Annotated[dict[str, str | dict[str, Any]], PER_PROFILE]
+    configuration_sets: list[str]
+
+
+class VeerAblationsParams(Params):
+    """`veer_ablations`: Veer's variants on TrickyArena-Single (Veer 4.4, Tables 18-19)."""
+
+    set: str
+    variants: Annotated[list[str], _names(VARIANTS)]
+
+
 SECTIONS: dict[str, type[Params]] = {
     "base": BaseParams,
     "data": DataParams,
@@ -408,6 +445,8 @@ SECTIONS: dict[str, type[Params]] = {
     "guard_eval": GuardEvalParams,
     "ablations": AblationsParams,
     "arena_eval": ArenaEvalParams,
+    "veer_eval": VeerEvalParams,
+    "veer_ablations": VeerAblationsParams,
 }
 PER_PROFILE_SECTIONS = frozenset({"models"})
 

@@ -1,9 +1,12 @@
 """Runtime defenses of the arena's web agents: one interface for Veer and the six baselines.
 
 A defense sits between the base agent and the live page (Veer paper, 2: "Before executing a_t,
-it receives u, o_t, tau_<t and a_t"). Per episode the loop calls `reset(goal, key)`, hands the
-agent the defense's `brief()` (text for its context: a warning, guidance, delimiters), and for
-every proposed action asks `review(obs, action, browser)` for a `Verdict`:
+it receives u, o_t, tau_<t and a_t"). Per episode the loop calls `reset(goal, key)` and hands the
+agent the defense's `brief()` (text for its context: a warning, guidance, delimiters). At every
+step it first asks `prepare(obs)` for the observation the agent is shown (Spotlighting delimits
+the page text, VIGIL sanitizes it; element indices never change) and any advice for the agent's
+context (Guardrail's per-step warning), then asks `review(obs, action, browser)` about the
+proposed action for a `Verdict`:
 
 - `release`: the action runs as proposed;
 - `replan`: the action is rejected; `message` goes to the agent's context and it proposes again
@@ -64,19 +67,29 @@ class ArenaDefense(Protocol):
 
     def brief(self) -> list[str]: ...
 
+    def prepare(self, obs: PageObservation) -> tuple[PageObservation, str]: ...
+
     def review(self, obs: PageObservation, action: Action, browser: Browser) -> Verdict: ...
 
 
-class NoDefense:
+class Passive:
+    """The parts of a defense that leave the agent's view alone: no brief, the observation as it
+    is, no per-step advice (a defense overrides what it changes)."""
+
+    def brief(self) -> list[str]:
+        return []
+
+    def prepare(self, obs: PageObservation) -> tuple[PageObservation, str]:
+        return obs, ""
+
+
+class NoDefense(Passive):
     """Every action released (the paper's No-Defense)."""
 
     name = "none"
 
     def reset(self, goal: str, episode_key: str) -> None:
         pass
-
-    def brief(self) -> list[str]:
-        return []
 
     def review(self, obs: PageObservation, action: Action, browser: Browser) -> Verdict:
         return RELEASE

@@ -121,7 +121,8 @@ def run_episode(
     start = time.perf_counter()
     agent.reset(task.goal, task.id)
     defense.reset(task.goal, task.id)
-    for text in defense.brief():
+    brief = defense.brief()
+    for text in brief:
         agent.advise(text)
     browser = EpisodeBrowser(env, runner.defense_actions)
     actions: list[dict] = []
@@ -130,8 +131,13 @@ def run_episode(
     try:
         obs = env.reset(task)
         while not obs.done:
-            action = agent.act(obs)
+            shown, advice = defense.prepare(obs)
+            if advice:
+                agent.advise(advice)
+            action = agent.act(shown)
             entry = {**describe(action), **_target(obs, action)}
+            if advice:
+                entry["advice"] = advice
             actions.append(entry)
             if isinstance(action, Stop):
                 obs = env.step(action)
@@ -174,6 +180,7 @@ def run_episode(
         "ended": ended,
         "actions": actions,
         "defense_actions": len(browser.log),
+        **({"brief": brief} if brief else {}),
         "answer": outcome.answer,
         "scratchpad": outcome.scratchpad,
         "final_url": outcome.final_url,
@@ -231,17 +238,19 @@ def _watched(task: Task) -> tuple[str, ...]:
 
 
 def _run_shard(tasks, runner: Runner, origins, keep) -> None:
+    """The shard's tasks group by group (one browser at a time in this process: Playwright's
+    sync API runs one instance per thread); records do not depend on the order."""
     agent, defense = runner.make_agent(), runner.make_defense()
-    envs: dict[str, ArenaEnv] = {}
-    try:
-        for task in tasks:
-            key = _group_key(task)
-            if key not in envs:
-                watch = {s for t in tasks if _group_key(t) == key for s in _watched(t)}
-                envs[key] = ArenaEnv(origins[key], runner.screenshots, runner.step_timeout_s, watch)
-            keep(_run_with_retry(envs[key], agent, defense, task, runner))
-    finally:
-        for env in envs.values():
+    groups: dict[str, list[Task]] = {}
+    for task in tasks:
+        groups.setdefault(_group_key(task), []).append(task)
+    for key, group in groups.items():
+        watch = {s for t in group for s in _watched(t)}
+        env = ArenaEnv(origins[key], runner.screenshots, runner.step_timeout_s, watch)
+        try:
+            for task in group:
+                keep(_run_with_retry(env, agent, defense, task, runner))
+        finally:
             env.close()
 
 

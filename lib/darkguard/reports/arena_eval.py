@@ -24,7 +24,8 @@ from darkguard.reports.paper import (
     VEER_TABLE16_NO_DEFENSE_D,
 )
 from darkguard.reports.tables import save_table
-from darkguard.stages.arena_eval import ArenaEvalResult, SetRun, condition_label
+from darkguard.stages.arena_eval import ArenaEvalResult
+from darkguard.stages.arena_runs import SetRun, condition_label
 
 SET_TITLES = {
     "trickyarena_single": "TrickyArena-Single",

@@ -210,3 +210,55 @@ VEER_TABLE16_NO_DEFENSE_D = {
     "redirect": 39,
     "drift": 39,
 }
+
+# Veer Table 15 (all methods): TrickyArena-Single #D per condition; columns in the order of
+# VEER_COUNTS (No-Defense, ICP, Guardrail, DUDE-S2, Spotlighting, VIGIL, SafePred, Veer). Every
+# condition not listed is 0 for every method. N per condition: VEER_TABLE15_NO_DEFENSE_D.
+VEER_TABLE15_D = {
+    "shop/t2": (3, 0, 1, 3, 1, 0, 4, 1),
+    "shop/t3": (0, 0, 0, 1, 0, 0, 0, 0),
+    "shop/t5": (0, 0, 0, 1, 0, 0, 0, 0),
+    "shop/t6": (0, 0, 0, 1, 0, 0, 0, 0),
+    "shop/p2": (4, 2, 4, 4, 4, 3, 4, 0),
+    "shop/w": (1, 0, 1, 1, 0, 0, 0, 0),
+    "news/cf": (3, 3, 3, 3, 3, 3, 3, 3),
+    "music/ds": (0, 3, 0, 1, 0, 0, 0, 0),
+    "music/du": (3, 0, 3, 3, 3, 2, 2, 0),
+    "health/cs": (6, 6, 6, 6, 6, 6, 6, 0),
+    "health/tos": (6, 1, 6, 6, 6, 0, 6, 0),
+}
+
+# Veer Table 16 (all methods): WebDecept #D per scenario (45 tasks each), scenarios in the order
+# popup, banner, ppopup, pbanner, addons, redirect, drift.
+VEER_TABLE16_D = {
+    "No-Defense": (2, 0, 0, 1, 37, 39, 39),
+    "ICP": (2, 0, 0, 1, 10, 36, 35),
+    "Guardrail": (3, 0, 0, 0, 13, 22, 1),
+    "DUDE-S2": (0, 0, 0, 1, 37, 37, 38),
+    "Spotlighting": (3, 0, 0, 1, 35, 37, 36),
+    "VIGIL": (1, 0, 1, 0, 5, 12, 11),
+    "SafePred": (3, 0, 1, 1, 39, 38, 38),
+    "Veer": (0, 0, 0, 0, 0, 1, 0),
+}
+
+# Veer Table 17 (Table 3 in the main text): Veer's STC (%) and its gain over the matched
+# No-Defense (pp) per agent-model configuration and set (Single, Multi, WebDecept).
+VEER_TABLE17 = {
+    "Default + GPT-5.6-Luna": ((85.2, 25.0), (67.6, 29.4), (41.0, 12.4)),
+    "Default + DeepSeek-V4-Flash": ((68.2, 12.5), (44.1, 10.3), (40.0, 4.8)),
+    "Codex + GPT-5.6-Luna": ((75.0, 28.4), (54.4, 25.0), (45.4, 5.1)),
+    "Codex + DeepSeek-V4-Flash": ((85.2, 20.4), (55.9, 14.7), (53.7, 15.9)),
+}
+
+# Veer Table 18: ablations on TrickyArena-Single (N = 88): episodes Safe (T, no D), T+DP,
+# Fail without D, Fail+DP.
+VEER_TABLE18 = {
+    "veer": (75, 1, 9, 3),
+    "veer-wo-si": (44, 1, 34, 9),
+    "veer-reactive": (71, 4, 11, 2),
+    "veer-wo-te": (68, 3, 15, 2),
+}
+
+# Veer Table 19: the one-step intervention on TrickyArena-Single, as (#D, #T, #STC) of 88 (the
+# table gives 14.8 / 68.2 / 61.4 percent).
+VEER_TABLE19_ONE_STEP = (13, 60, 54)

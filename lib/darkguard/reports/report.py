@@ -35,6 +35,8 @@ NOTEBOOKS = {
     "ablations": "06_ablations",
     "report": "07_report",
     "arena_eval": "08_arena",
+    "veer_eval": "09_veer",
+    "veer_ablations": "10_veer_ablations",
 }
 
 OUTPUTS = [
@@ -129,6 +131,21 @@ OUTPUTS = [
     Output(("figures/arena/gallery.png",), "— (every condition as the agent saw it)", "arena_eval"),
     Output(("timings/arena_eval.md",), "— (episodes per second)", "arena_eval"),
     Output(("metrics/arena.json",), "—", "arena_eval"),
+    Output(("tables/veer/main.{csv,md}",), "Veer Tables 1, 2, 11-14", "veer_eval"),
+    Output(("tables/veer/single_conditions.{csv,md}",), "Veer Table 15", "veer_eval"),
+    Output(("tables/veer/webdecept_scenarios.{csv,md}",), "Veer Table 16", "veer_eval"),
+    Output(
+        ("figures/veer/figure3.png", "tables/veer/figure3_summary.{csv,md}"),
+        "Veer Fig. 3",
+        "veer_eval",
+    ),
+    Output(("tables/veer/configurations.{csv,md}",), "Veer Tables 3, 17", "veer_eval"),
+    Output(("tables/veer/held_out.{csv,md}",), "— (held-out sites)", "veer_eval"),
+    Output(("timings/veer_eval.md",), "— (stage time)", "veer_eval"),
+    Output(("metrics/veer.json",), "—", "veer_eval"),
+    Output(("tables/veer_ablations/ablations.{csv,md}",), "Veer Tables 18, 19", "veer_ablations"),
+    Output(("timings/veer_ablations.md",), "— (stage time)", "veer_ablations"),
+    Output(("metrics/veer_ablations.json",), "—", "veer_ablations"),
 ]
 
 HEADER = """# Reports

@@ -6,10 +6,7 @@ screenshots."""
 
 from __future__ import annotations
 
-import functools
-import hashlib
 import io
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -20,46 +17,22 @@ from darkguard.browser import off_event_loop
 from darkguard.config import Config
 from darkguard.envs.arena.env import ArenaEnv, StepTimeout
 from darkguard.envs.arena.server import Served
-from darkguard.envs.arena.tasks import EXPECTED_SIZES, INFEASIBLE_PATTERNS, Task, load_tasks
-from darkguard.io import InputError, read_json, write_json
-from darkguard.loop.arena import WebAgent, run_tasks
-from darkguard.metrics.arena import ArenaScores, score
+from darkguard.envs.arena.tasks import Task
+from darkguard.io import read_json, write_json
+from darkguard.loop.arena import WebAgent
+from darkguard.stages.arena_runs import (
+    RunSpec,
+    SetRun,
+    agent_name,
+    condition_label,
+    fingerprint,
+    make_web_agent,
+    run_dir,
+    run_sets,
+)
 
 # The params.yaml keys the stage reads (dvc.yaml lists them as its `params`).
 PARAMS = ("base.profile", "base.seed", "arena_eval")
-FEASIBLE = "webdecept_feasible"
-
-
-def make_web_agent(spec: str | dict, seed: int) -> WebAgent:
-    """A base web agent: `offline` (a generic agent with no LLM), or a model spec of an
-    OpenAI-compatible endpoint (`{backend: openai, path, base_url, api_key_env, ...}`): `llm`."""
-    if spec == "offline":
-        from darkguard.agents.web import OfflineWebAgent
-
-        return OfflineWebAgent(seed=seed)
-    if isinstance(spec, dict):
-        from darkguard.agents.llm_web import LLMWebAgent
-        from darkguard.models.backends import load_backend
-        from darkguard.models.spec import ModelSpec
-
-        return LLMWebAgent(load_backend(ModelSpec.from_dict("arena_agent", spec)))
-    raise InputError(f"unknown web agent {spec!r}; known: offline, or a model spec (a mapping)")
-
-
-def agent_name(spec: str | dict) -> str:
-    return spec if isinstance(spec, str) else f"llm-{spec.get('path', 'model')}"
-
-
-@dataclass
-class SetRun:
-    name: str
-    tasks: list[Task]
-    records: list[dict]
-    seconds: float  # wall time of the runs that made the journal
-    ran: int  # episodes those runs ran (all of them, unless the journal was moved)
-
-    def scores(self) -> ArenaScores:
-        return score(self.records, EXPECTED_SIZES.get(self.name))
 
 
 @dataclass
@@ -69,66 +42,14 @@ class ArenaEvalResult:
     gallery: list[dict] = field(default_factory=list)  # {label, goal, image, deceived}
 
 
+def no_defense_spec(cfg: Config) -> RunSpec:
+    """The base agent alone, as `arena_eval` runs it (and `veer_eval` reuses its journals)."""
+    p = cfg.arena_eval
+    return RunSpec(p.agent, p.seed, p.step_timeout_s, p.workers)
+
+
 def stage_dir(cfg: Config) -> Path:
-    p = cfg.arena_eval
-    return paths.data_dir() / "arena" / "no_defense" / f"{agent_name(p.agent)}-seed{p.seed}"
-
-
-CODE = ("agents/web", "envs/arena", "loop/arena.py")  # what decides an episode's course
-
-
-def _fingerprint(tasks: list[Task], agent: str | dict, seed: int) -> str:
-    """The task files, the agent and the code that runs an episode: a change starts a new
-    journal (the stage's data folder persists across runs, so an old journal must not answer)."""
-    package = Path(__file__).resolve().parents[1]
-    files = sorted({Path(t.file) for t in tasks})
-    for part in CODE:
-        root = package / part
-        found = root.rglob("*") if root.is_dir() else [root]
-        files += sorted(f for f in found if f.suffix in {".py", ".js", ".html", ".yaml"})
-    digest = hashlib.sha256(f"{agent}:{seed}".encode())  # agent: its name or its spec
-    for f in files:
-        digest.update(f.read_bytes())
-    return digest.hexdigest()[:12]
-
-
-def run_set(cfg: Config, name: str, progress=None) -> SetRun:
-    """One built-in set, journaled (resumes); the episodes' records in task order."""
-    p = cfg.arena_eval
-    tasks = load_tasks(name).tasks
-    journal = stage_dir(cfg) / f"{name}-{_fingerprint(tasks, p.agent, p.seed)}.jsonl"
-    ran = []
-    start = time.perf_counter()
-    records = run_tasks(
-        tasks,
-        functools.partial(make_web_agent, p.agent, p.seed),
-        journal_path=journal,
-        step_timeout_s=p.step_timeout_s,
-        workers=p.workers,
-        progress=lambda r: (ran.append(r), progress and progress(r)),
-    )
-    timing_file = journal.with_suffix(".timing.json")
-    timing = read_json(timing_file) if timing_file.is_file() else {"ran": 0, "seconds": 0.0}
-    if ran:  # the episodes run now add to those of interrupted earlier runs
-        timing = {
-            "ran": timing["ran"] + len(ran),
-            "seconds": round(timing["seconds"] + time.perf_counter() - start, 1),
-        }
-        write_json(timing_file, timing)
-    return SetRun(name, tasks, records, timing["seconds"], timing["ran"])
-
-
-def feasible_run(webdecept: SetRun) -> SetRun:
-    """WebDecept without the scenarios whose success requires the deception (225 episodes)."""
-    keep = [not INFEASIBLE_PATTERNS & set(t.patterns) for t in webdecept.tasks]
-    tasks = [t for t, k in zip(webdecept.tasks, keep, strict=True) if k]
-    records = [r for r, k in zip(webdecept.records, keep, strict=True) if k]
-    return SetRun(FEASIBLE, tasks, records, 0.0, 0)
-
-
-def condition_label(task: Task) -> str:
-    """`app/p1+w` (for reports only)."""
-    return f"{task.app or 'site'}/{'+'.join(task.patterns) or 'none'}"
+    return run_dir(no_defense_spec(cfg))
 
 
 def _gallery_episode(env: ArenaEnv, agent: WebAgent, task: Task) -> dict:
@@ -163,8 +84,8 @@ def run_gallery(cfg: Config, runs: dict[str, SetRun]) -> list[dict]:
     for name in ("trickyarena_single", "webdecept"):
         for task in runs[name].tasks if name in runs else []:
             firsts.setdefault(condition_label(task), task)
-    fingerprint = _fingerprint(list(firsts.values()), p.agent, p.seed)
-    folder = stage_dir(cfg) / f"gallery-{fingerprint}"
+    key = fingerprint(list(firsts.values()), no_defense_spec(cfg))
+    folder = stage_dir(cfg) / f"gallery-{key}"
     index_file = folder / "index.json"
     cached = read_json(index_file) if index_file.is_file() else []
     if [c["id"] for c in cached] == [t.id for t in firsts.values()]:
@@ -198,14 +119,8 @@ def run_gallery(cfg: Config, runs: dict[str, SetRun]) -> list[dict]:
 
 def run(cfg: Config, progress=None) -> ArenaEvalResult:
     p = cfg.arena_eval
-    unknown = [s for s in p.sets if s not in EXPECTED_SIZES or s == FEASIBLE]
-    if unknown:
-        raise InputError(f"arena_eval.sets: unknown set {unknown[0]!r}")
-    result = ArenaEvalResult(agent_name(p.agent))
-    for name in p.sets:
-        result.runs[name] = run_set(cfg, name, progress)
-    if "webdecept" in result.runs:
-        result.runs[FEASIBLE] = feasible_run(result.runs["webdecept"])
+    runs = run_sets(no_defense_spec(cfg), p.sets, "arena_eval.sets", progress)
+    result = ArenaEvalResult(agent_name(p.agent), runs.runs)
     if p.gallery_screenshots:
         result.gallery = off_event_loop(run_gallery, cfg, result.runs)
     return result

@@ -1,4 +1,5 @@
-"""Veer at the action boundary (paper Algorithm 1), with the `offline` reasoner.
+"""Veer at the action boundary (paper Algorithm 1); its decisions come from a reasoner
+(`reasoner`: the deterministic `offline` one by default, or the `llm` one).
 
 For each proposed action: S_t from the observation and the valid temporal evidence, A_u fixed
 from the task, then the assessment. AUTHORIZED releases the action. UNCERTAIN opens the folded
@@ -18,19 +19,13 @@ from __future__ import annotations
 
 from urllib.parse import urlparse
 
-from darkguard.defenses.arena import RELEASE, Browser, Verdict
-from darkguard.defenses.veer.assessment import assess, folded_options
-from darkguard.defenses.veer.authorization import offline_authorization
+from darkguard.defenses.arena import RELEASE, Browser, Passive, Verdict
+from darkguard.defenses.veer.assessment import folded_options
 from darkguard.defenses.veer.commitments import intent
 from darkguard.defenses.veer.contracts import Assessment, to_json
-from darkguard.defenses.veer.intervention import (
-    Limits,
-    execute,
-    objective,
-    plan,
-    postconditions_hold,
-)
+from darkguard.defenses.veer.intervention import Limits, execute, postconditions_hold
 from darkguard.defenses.veer.prices import shown_price
+from darkguard.defenses.veer.reasoner import OfflineReasoner, Reasoner
 from darkguard.defenses.veer.state import Control, TemporalEvidence, WebState, ground
 from darkguard.envs.arena.actions import Action, Click
 from darkguard.envs.arena.observation import PageObservation
@@ -38,18 +33,22 @@ from darkguard.envs.arena.observation import PageObservation
 VARIANTS = ("full", "wo_si", "reactive", "wo_te", "one_step")
 
 
-class Veer:
-    """The Veer runtime defense (`offline` reasoner: deterministic code, no model)."""
+class Veer(Passive):
+    """The Veer runtime defense; `reasoner` answers its four decisions (default: `offline`,
+    deterministic code, no model)."""
 
-    def __init__(self, variant: str = "full", limits: Limits | None = None) -> None:
+    def __init__(
+        self, variant: str = "full", limits: Limits | None = None, reasoner: Reasoner | None = None
+    ) -> None:
         if variant not in VARIANTS:
             raise ValueError(f"Veer variant {variant!r} not in {VARIANTS}")
         self.variant, self.limits = variant, limits or Limits()
+        self.reasoner = reasoner or OfflineReasoner()
         self.name = "veer" if variant == "full" else f"veer-{variant.replace('_', '-')}"
         self.reset("", "")
 
     def reset(self, goal: str, episode_key: str) -> None:
-        self.auth = offline_authorization(goal)
+        self.auth = self.reasoner.authorize(goal)
         self.evidence = TemporalEvidence()
         self.start_origin = ""
         self.previous: WebState | None = None
@@ -57,9 +56,6 @@ class Veer:
         self.evidence_used = 0
         self.turned_back = 0
         self.prices: dict[str, float] = {}  # item -> the price its product page showed
-
-    def brief(self) -> list[str]:
-        return []
 
     def review(self, obs: PageObservation, action: Action, browser: Browser) -> Verdict:
         state = ground(obs)
@@ -73,8 +69,14 @@ class Veer:
                 self.prices[shown[0]] = shown[1]
                 self.evidence.add("finding", f"{shown[0]} shown at ${shown[1]:.2f}", state)
         self.previous = state
-        assessment = assess(
-            action, state, self.auth, self.start_origin, frozenset(self.opened), self.prices
+        assessment = self.reasoner.assess(
+            action,
+            state,
+            self.auth,
+            self.start_origin,
+            frozenset(self.opened),
+            self.prices,
+            None if self.variant == "wo_te" else self.evidence,
         )
         if assessment.authorization == "AUTHORIZED":
             self.evidence.add("assessed", f"released {type(action).__name__}", state)
@@ -122,10 +124,12 @@ class Veer:
         self, assessment: Assessment, state: WebState, proposal: Control, browser: Browser
     ) -> Verdict:
         name = proposal.name or proposal.context[:60]
-        goal = objective(assessment, state, proposal) if self.variant != "wo_si" else None
+        goal = None
+        if self.variant != "wo_si":
+            goal = self.reasoner.objective(assessment, state, proposal, self.auth)
         if goal is None:
             return self._turn_back(assessment, name)
-        steps = plan(goal, state, proposal)
+        steps = self.reasoner.plan(goal, state, proposal)
         if steps is None:
             more = [
                 c
@@ -150,7 +154,7 @@ class Veer:
             steps,
             browser,
             self.limits,
-            replan=lambda now: plan(goal, now, now.control(proposal.ref) or proposal),
+            replan=lambda now: self.reasoner.plan(goal, now, now.control(proposal.ref) or proposal),
         )
         trace.update(executed=run.done, mismatches=run.mismatches, replans=run.replans)
         after = browser.observe()

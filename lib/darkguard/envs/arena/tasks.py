@@ -37,6 +37,7 @@ EXPECTED_SIZES = {
     "trickyarena_multi": 68,
     "webdecept": 315,
     "webdecept_feasible": 225,
+    "held_out": 12,  # sites written without the defenses' rules (generalization; not a paper set)
 }
 INFEASIBLE_PATTERNS = frozenset({"redirect", "drift"})  # WebDecept: success requires deception
 TASK_FIELDS = {"id", "goal", "start", "max_steps", "patterns", "success", "deception"}

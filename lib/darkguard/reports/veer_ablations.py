@@ -1,0 +1,114 @@
+"""Reports of the `veer_ablations` stage: Veer Tables 18 and 19 in one table
+(`tables/veer_ablations/ablations`: Safe, T+DP, Fail, Fail+DP, DPSR, TSR, STC, ΔSTC per variant,
+the one-step variant as Table 19's row), `metrics/veer_ablations.json`, the stage's time. The
+paper's numbers beside ours as reference."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from darkguard import paths
+from darkguard.io import atomic_write_text, write_json
+from darkguard.reports.paper import VEER_TABLE18, VEER_TABLE19_ONE_STEP
+from darkguard.reports.tables import save_table
+from darkguard.stages.veer_ablations import VeerAblationsResult
+
+VARIANT_TITLES = {
+    "veer": "Full Veer",
+    "veer-wo-si": "w/o State Intervention",
+    "veer-reactive": "Reactive Intervention",
+    "veer-wo-te": "w/o Temporal Evidence",
+    "veer-one-step": "One-Step Intervention",
+}
+
+
+def _pct(count: int, n: int) -> float:
+    return round(100.0 * count / n, 1) if n else 0.0
+
+
+def outcome_counts(records: list[dict]) -> tuple[int, int, int, int]:
+    """Safe (T, no D), T+DP, Fail without D, Fail+DP."""
+    safe = sum(r["T"] and not r["D"] for r in records)
+    t_dp = sum(r["T"] and r["D"] for r in records)
+    fail = sum(not r["T"] and not r["D"] for r in records)
+    return safe, t_dp, fail, len(records) - safe - t_dp - fail
+
+
+def _rates(safe: int, t_dp: int, fail: int, fail_dp: int) -> tuple[float, float, float]:
+    n = safe + t_dp + fail + fail_dp
+    return _pct(t_dp + fail_dp, n), _pct(safe + t_dp, n), _pct(safe, n)
+
+
+def ablations_table(result: VeerAblationsResult) -> pd.DataFrame:
+    """Table 18 (and the one-step row of Table 19), ΔSTC against full Veer, ours and paper's."""
+    full = result.variants.get("veer")
+    full_stc = _rates(*outcome_counts(full.records))[2] if full else None
+    paper_full_stc = _rates(*VEER_TABLE18["veer"])[2]
+    rows = []
+    for variant, run in result.variants.items():
+        counts = outcome_counts(run.records)
+        dpsr, tsr, stc = _rates(*counts)
+        paper = VEER_TABLE18.get(variant)
+        if paper is not None:
+            p_dpsr, p_tsr, p_stc = _rates(*paper)
+        elif variant == "veer-one-step":
+            d, t, s = VEER_TABLE19_ONE_STEP
+            p_dpsr, p_tsr, p_stc = _pct(d, 88), _pct(t, 88), _pct(s, 88)
+        else:
+            p_dpsr = p_tsr = p_stc = None
+        rows.append(
+            {
+                "variant": VARIANT_TITLES[variant],
+                "Safe": counts[0],
+                "T+DP": counts[1],
+                "Fail": counts[2],
+                "Fail+DP": counts[3],
+                "DPSR": dpsr,
+                "TSR": tsr,
+                "STC": stc,
+                "ΔSTC": round(stc - full_stc, 1) if full_stc is not None else None,
+                "paper Safe/T+DP/Fail/Fail+DP": "/".join(map(str, paper)) if paper else "—",
+                "paper DPSR": p_dpsr,
+                "paper TSR": p_tsr,
+                "paper STC": p_stc,
+                "paper ΔSTC": round(p_stc - paper_full_stc, 1) if p_stc is not None else None,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def write_ablation_reports(result: VeerAblationsResult, profile: str) -> dict[str, pd.DataFrame]:
+    by = (
+        f"{profile} profile, TrickyArena-Single (N = 88), `{result.agent}` base agent, Veer's "
+        f"`{result.reasoner}` reasoner"
+    )
+    table = ablations_table(result)
+    save_table(
+        table,
+        "veer_ablations/ablations",
+        f"Veer Tables 18 and 19: Veer's variants ({by}); ΔSTC against full Veer; the paper's "
+        "counts and rates beside ours as reference.",
+    )
+    write_json(
+        paths.metrics_dir() / "veer_ablations.json",
+        {
+            "profile": profile,
+            "set": result.set,
+            "variants": {
+                v: dict(
+                    zip(("safe", "t_dp", "fail", "fail_dp"), outcome_counts(r.records), strict=True)
+                )
+                for v, r in result.variants.items()
+            },
+        },
+    )
+    lines = ["| variant | episodes run | seconds |", "|---|---|---|"]
+    for variant, run in result.variants.items():
+        lines.append(f"| {VARIANT_TITLES[variant]} | {run.ran} | {run.seconds:.0f} |")
+    atomic_write_text(
+        paths.reports_dir() / "timings" / "veer_ablations.md",
+        f"**veer_ablations time ({by}; machine-dependent, not compared by CI).**\n\n"
+        + "\n".join(lines)
+        + "\n",
+    )
+    return {"veer_ablations/ablations": table}

@@ -1,0 +1,180 @@
+"""One agent x one defense on one built-in arena set, journaled: what the arena stages share
+(`arena_eval`, `veer_eval`, `veer_ablations`).
+
+A run's journal lives under `data/arena/<defense>/<agent>-seed<seed>/`, named by a fingerprint
+of the task files, the agent, the defense and the code that decides an episode's course; a
+changed input starts a new journal, an interrupted run resumes, and two stages asking for the
+same run share its journal (the No-Defense episodes of `arena_eval` are those of `veer_eval`).
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from darkguard import paths
+from darkguard.defenses.arena import ArenaDefense
+from darkguard.envs.arena.tasks import EXPECTED_SIZES, INFEASIBLE_PATTERNS, Task, load_tasks
+from darkguard.io import InputError, read_json, write_json
+from darkguard.loop.arena import WebAgent, run_tasks
+from darkguard.metrics.arena import ArenaScores, score
+
+FEASIBLE = "webdecept_feasible"
+CODE = ("agents/web", "envs/arena", "loop/arena.py", "defenses/arena.py")  # an episode's course
+
+
+def make_web_agent(spec: str | dict, seed: int) -> WebAgent:
+    """A base web agent from its spec: `offline` (a generic agent with no LLM), `{offline:
+    {epsilon: 0.1}}` (the same agent with seeded exploration noise: another behaviour setting),
+    or a model spec of an OpenAI-compatible endpoint (`{backend: openai, path, base_url, ...}`)."""
+    from darkguard.agents.web import OfflineWebAgent
+
+    if spec == "offline":
+        return OfflineWebAgent(seed=seed)
+    if isinstance(spec, dict) and set(spec) == {"offline"} and isinstance(spec["offline"], dict):
+        unknown = set(spec["offline"]) - {"epsilon"}
+        if unknown:
+            raise InputError(f"offline agent: unknown setting {sorted(unknown)[0]!r}")
+        return OfflineWebAgent(seed=seed, epsilon=float(spec["offline"].get("epsilon", 0.0)))
+    if isinstance(spec, dict) and "backend" in spec:
+        from darkguard.agents.llm_web import LLMWebAgent
+        from darkguard.models.backends import load_backend
+        from darkguard.models.spec import ModelSpec
+
+        return LLMWebAgent(load_backend(ModelSpec.from_dict("arena_agent", spec)))
+    raise InputError(
+        f"unknown web agent {spec!r}; known: offline, {{offline: {{epsilon: E}}}}, or a model "
+        "spec (a mapping with `backend`)"
+    )
+
+
+def agent_name(spec: str | dict) -> str:
+    """`offline`, `offline-eps0.1`, or `llm-<model>`: the agent's name in paths and captions."""
+    if isinstance(spec, str):
+        return spec
+    if set(spec) == {"offline"}:
+        return f"offline-eps{spec['offline'].get('epsilon', 0.0):g}"
+    return f"llm-{spec.get('path', 'model')}"
+
+
+@dataclass(frozen=True)
+class RunSpec:
+    """Who runs (agent, defense), and how (seed, browsers, budgets)."""
+
+    agent: str | dict[str, Any]
+    seed: int
+    step_timeout_s: float
+    workers: int
+    defense: str = "none"
+    make_defense: Callable[[], ArenaDefense] | None = None  # None: no defense
+    defense_code: tuple[str, ...] = ()  # package paths of the defense's code (fingerprint)
+    defense_options: str = ""  # e.g. the reasoner's spec (fingerprint)
+    defense_actions: int = 8
+    screenshots: bool = False
+
+
+@dataclass
+class SetRun:
+    name: str
+    tasks: list[Task]
+    records: list[dict]
+    seconds: float  # wall time of the runs that made the journal
+    ran: int  # episodes those runs ran (all of them, unless the journal was moved)
+
+    def scores(self) -> ArenaScores:
+        return score(self.records, EXPECTED_SIZES.get(self.name))
+
+
+@dataclass
+class MethodRuns:
+    """One agent x defense on several sets."""
+
+    agent: str
+    defense: str
+    runs: dict[str, SetRun] = field(default_factory=dict)
+
+
+def run_dir(spec: RunSpec) -> Path:
+    folder = "no_defense" if spec.defense == "none" else spec.defense
+    return paths.data_dir() / "arena" / folder / f"{agent_name(spec.agent)}-seed{spec.seed}"
+
+
+def fingerprint(tasks: list[Task], spec: RunSpec) -> str:
+    """The task files, the agent, the defense and the code that runs an episode: a change starts
+    a new journal (the stage's data folder persists across runs, so an old journal must not
+    answer)."""
+    package = Path(__file__).resolve().parents[1]
+    files = sorted({Path(t.file) for t in tasks})
+    for part in CODE + spec.defense_code:
+        root = package / part
+        found = root.rglob("*") if root.is_dir() else [root]
+        files += sorted(f for f in found if f.suffix in {".py", ".js", ".html", ".yaml"})
+    key = f"{spec.agent}:{spec.seed}"  # agent: its name or its spec
+    if spec.defense != "none":
+        key += f":{spec.defense}:{spec.defense_options}:{spec.defense_actions}"
+    digest = hashlib.sha256(key.encode())
+    for f in files:
+        digest.update(f.read_bytes())
+    return digest.hexdigest()[:12]
+
+
+def run_set(spec: RunSpec, name: str, progress=None, tasks: list[Task] | None = None) -> SetRun:
+    """One built-in set (or `tasks` under that name), journaled (resumes); the episodes'
+    records in task order."""
+    tasks = load_tasks(name).tasks if tasks is None else tasks
+    journal = run_dir(spec) / f"{name}-{fingerprint(tasks, spec)}.jsonl"
+    ran = []
+    start = time.perf_counter()
+    extra = {"make_defense": spec.make_defense} if spec.make_defense else {}
+    records = run_tasks(
+        tasks,
+        functools.partial(make_web_agent, spec.agent, spec.seed),
+        journal_path=journal,
+        screenshots=spec.screenshots,
+        step_timeout_s=spec.step_timeout_s,
+        workers=spec.workers,
+        progress=lambda r: (ran.append(r), progress and progress(r)),
+        defense_actions=spec.defense_actions,
+        **extra,
+    )
+    timing_file = journal.with_suffix(".timing.json")
+    timing = read_json(timing_file) if timing_file.is_file() else {"ran": 0, "seconds": 0.0}
+    if ran:  # the episodes run now add to those of interrupted earlier runs
+        timing = {
+            "ran": timing["ran"] + len(ran),
+            "seconds": round(timing["seconds"] + time.perf_counter() - start, 1),
+        }
+        write_json(timing_file, timing)
+    return SetRun(name, tasks, records, timing["seconds"], timing["ran"])
+
+
+def feasible_run(webdecept: SetRun) -> SetRun:
+    """WebDecept without the scenarios whose success requires the deception (225 episodes)."""
+    keep = [not INFEASIBLE_PATTERNS & set(t.patterns) for t in webdecept.tasks]
+    tasks = [t for t, k in zip(webdecept.tasks, keep, strict=True) if k]
+    records = [r for r, k in zip(webdecept.records, keep, strict=True) if k]
+    return SetRun(FEASIBLE, tasks, records, 0.0, 0)
+
+
+def run_sets(spec: RunSpec, sets: list[str], where: str, progress=None) -> MethodRuns:
+    """`spec` on every set of `sets` (`where`: the params key, for errors), WebDecept's feasible
+    subset scored from its episodes."""
+    unknown = [s for s in sets if s not in EXPECTED_SIZES or s == FEASIBLE]
+    if unknown:
+        raise InputError(f"{where}: unknown set {unknown[0]!r}")
+    result = MethodRuns(agent_name(spec.agent), spec.defense)
+    for name in sets:
+        result.runs[name] = run_set(spec, name, progress)
+    if "webdecept" in result.runs:
+        result.runs[FEASIBLE] = feasible_run(result.runs["webdecept"])
+    return result
+
+
+def condition_label(task: Task) -> str:
+    """`app/p1+w` (for reports only)."""
+    return f"{task.app or 'site'}/{'+'.join(task.patterns) or 'none'}"

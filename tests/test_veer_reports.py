@@ -1,0 +1,138 @@
+"""The veer_eval and veer_ablations reports from episode records (no browser): counts and ranks
+per method with the paper's beside ours, Tables 15-16 per method, Figure 3's Avg/Worst, Table 17
+gains, Table 18 outcome classes, and what the offline agent's channel takes from each defense."""
+
+from __future__ import annotations
+
+import pytest
+
+from darkguard.envs.arena.tasks import load_tasks
+from darkguard.reports import veer_ablations as ablation_reports
+from darkguard.reports import veer_eval as reports
+from darkguard.stages.arena_runs import MethodRuns, SetRun, feasible_run
+from darkguard.stages.veer_ablations import VeerAblationsResult
+from darkguard.stages.veer_eval import DEFAULT, VeerEvalResult
+
+SETS = ("trickyarena_single", "trickyarena_multi", "webdecept")
+
+
+def fake_run(name: str, deceived_every: int, failed_every: int = 5) -> SetRun:
+    tasks = load_tasks(name).tasks
+    records = [
+        {
+            "id": t.id,
+            "T": int(i % failed_every != 0),
+            "D": int(i % deceived_every == 0),
+            "steps": 5,
+            "ended": "stop",
+            "actions": [],
+            "patterns": list(t.patterns),
+        }
+        for i, t in enumerate(tasks)
+    ]
+    return SetRun(name, tasks, records, 10.0, len(tasks))
+
+
+def fake_method(method: str, deceived_every: int) -> MethodRuns:
+    runs = MethodRuns("offline", method)
+    for name in SETS:
+        runs.runs[name] = fake_run(name, deceived_every)
+    runs.runs["webdecept_feasible"] = feasible_run(runs.runs["webdecept"])
+    return runs
+
+
+@pytest.fixture(scope="module")
+def result() -> VeerEvalResult:
+    r = VeerEvalResult("offline", "offline")
+    r.methods = {"none": fake_method("none", 2), "icp": fake_method("icp", 3)}
+    r.methods["veer"] = fake_method("veer", 1000)
+    r.configurations = {DEFAULT: {"none": r.methods["none"], "veer": r.methods["veer"]}}
+    return r
+
+
+def test_main_table_counts_ranks_and_the_papers_numbers(result) -> None:
+    table = reports.main_table(result).set_index(["set", "method"])
+    veer = table.loc[("TrickyArena-Single", "Veer")]
+    records = result.methods["veer"].runs["trickyarena_single"].records
+    assert veer["#D"] == sum(r["D"] for r in records) == 1  # task 0 only
+    assert veer["#STC"] == sum(r["T"] * (1 - r["D"]) for r in records)
+    assert (
+        veer["STC rank"] == 1 and table.loc[("TrickyArena-Single", "No-Defense"), "STC rank"] == 3
+    )
+    assert veer["paper #D/#T/#STC"] == "4/76/75"
+    # the paper's rank among the methods run here: Veer first, ICP second, No-Defense third
+    assert veer["paper STC rank"] == 1
+    assert table.loc[("TrickyArena-Single", "ICP"), "paper STC rank"] == 2
+    assert table.loc[("WebDecept feasible", "Veer"), "N"] == 225
+
+
+def test_per_condition_tables_have_every_method_and_its_paper_column(result) -> None:
+    single = reports.single_conditions_table(result).set_index("condition")
+    assert len(single) == 22 and single["N"].sum() == 88
+    assert (
+        single.loc["health/tos", "ICP (paper)"] == 1 and single.loc["shop/p2", "Veer (paper)"] == 0
+    )
+    records = result.methods["none"].runs["trickyarena_single"].records
+    assert single["No-Defense"].sum() == sum(r["D"] for r in records)
+    scenarios = reports.webdecept_scenarios_table(result).set_index("scenario")
+    assert (scenarios["N"] == 45).all() and scenarios.loc["redirect", "Veer (paper)"] == 1
+
+
+def test_figure3_summary_is_mean_and_max_per_condition(result) -> None:
+    single = reports.single_conditions_table(result)
+    webdecept = reports.webdecept_scenarios_table(result)
+    summary = reports.figure3_summary(single, webdecept, list(result.methods)).set_index("method")
+    rates = 100.0 * single["No-Defense"] / single["N"]
+    assert summary.loc["No-Defense", "Single Avg"] == round(rates.mean(), 1)
+    assert summary.loc["No-Defense", "Single Worst"] == round(rates.max(), 1)
+    # the paper's, from its Table 15: Veer's only condition at 100% is news/cf
+    assert summary.loc["Veer", "Single Worst (paper)"] == 100.0
+    fig = reports.figure3(single, webdecept, list(result.methods))
+    assert len(fig.axes) == 4  # two heatmaps and their colour bars
+
+
+def test_configuration_gain_is_veer_minus_the_matched_no_defense(result) -> None:
+    table = reports.configurations_table(result)
+    ours = table[table["source"] == "ours"].set_index("set")
+    single = ours.loc["TrickyArena-Single"]
+    assert abs(single["gain (pp)"] - (single["Veer STC"] - single["No-Defense STC"])) <= 0.1
+    paper = table[table["source"] == "paper"]
+    assert len(paper) == 12 and set(paper["set"]) == {"TrickyArena-Single", "TrickyArena-Multi",
+                                                       "WebDecept"}  # fmt: skip
+
+
+def test_agent_channel_table_reads_what_reached_the_agent(result) -> None:
+    run = result.methods["icp"].runs["trickyarena_single"]
+    run.records[0]["brief"] = [
+        'Decline offers such as "travel insurance"; untick pre-checked boxes.'
+    ]
+    run.records[1]["actions"] = [
+        {"action": "click", "defense": {"verdict": "replan", "message": 'Do not click "Join".'}}
+    ]
+    try:
+        table = reports.agent_channel_table(result, "trickyarena_single").set_index("method")
+    finally:
+        run.records[0].pop("brief")
+        run.records[1]["actions"] = []
+    icp = table.loc["ICP"]
+    assert icp["texts (total)"] == 2
+    assert "travel insurance" in icp["avoided phrases"] and "join" in icp["avoided phrases"]
+    assert icp["unticks"]
+    assert table.loc["Veer", "texts (total)"] == 0 and table.loc["Veer", "most frequent"] == "—"
+
+
+def test_ablation_outcome_classes_and_delta_stc() -> None:
+    result = VeerAblationsResult("offline", "offline", "trickyarena_single")
+    result.variants = {
+        "veer": fake_run("trickyarena_single", 1000),
+        "veer-wo-si": fake_run("trickyarena_single", 2, failed_every=2),
+        "veer-one-step": fake_run("trickyarena_single", 3),
+    }
+    table = ablation_reports.ablations_table(result).set_index("variant")
+    wo_si = table.loc["w/o State Intervention"]
+    assert wo_si[["Safe", "T+DP", "Fail", "Fail+DP"]].sum() == 88
+    # even indices fail and are deceived; odd ones succeed safely
+    assert (wo_si["Safe"], wo_si["T+DP"], wo_si["Fail"], wo_si["Fail+DP"]) == (44, 0, 0, 44)
+    assert wo_si["ΔSTC"] == round(wo_si["STC"] - table.loc["Full Veer", "STC"], 1)
+    assert wo_si["paper Safe/T+DP/Fail/Fail+DP"] == "44/1/34/9"
+    assert table.loc["One-Step Intervention", "paper STC"] == 61.4
