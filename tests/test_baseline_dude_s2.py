@@ -6,6 +6,7 @@ and gates an episode on the fixture site."""
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import io
 import pickle
@@ -106,7 +107,7 @@ def test_the_generated_label_gates_the_click(
     (trace,) = verdict.trace
     # the click point is the centre of the element's box
     assert (trace["label"], trace["x"], trace["y"]) == (label, 510.0, 330.0)
-    assert trace["on_screenshot"] is True and len(backend.seen) == 1
+    assert len(backend.seen) == 1
     if kind == "release":
         assert verdict.message == ""
     else:  # quotes of the name dropped, so the whole name stays one quoted phrase
@@ -248,3 +249,13 @@ def test_the_built_evaluator_gates_an_episode_on_the_fixture_site() -> None:
             (trace,) = action["defense"]["trace"]
             assert action["defense"]["verdict"] == "replan" and trace["label"] != 1
             assert trace["element"] in action["defense"]["message"]
+
+
+def test_a_click_outside_the_screenshot_passes_unjudged(model_dir, experience_file) -> None:
+    defense, backend = scripted(model_dir, experience_file, "<judge>-1</judge> <conf>0.9</conf>")
+    defense.reset(GOAL, "ep")
+    below = dataclasses.replace(ELEMENTS[1], box=(400, 1300, 220, 60))  # below an 800 px viewport
+    obs = dataclasses.replace(observation(png()), elements=(ELEMENTS[0], below))
+    assert defense.review(obs, Click(1), browser=None).kind == "release"
+    assert backend.seen == []  # the reviewer was not asked about pixels it does not have
+    assert defense.review(observation(png()), Click(1), browser=None).kind == "replan"

@@ -136,3 +136,22 @@ def test_ablation_outcome_classes_and_delta_stc() -> None:
     assert wo_si["ΔSTC"] == round(wo_si["STC"] - table.loc["Full Veer", "STC"], 1)
     assert wo_si["paper Safe/T+DP/Fail/Fail+DP"] == "44/1/34/9"
     assert table.loc["One-Step Intervention", "paper STC"] == 61.4
+
+
+def test_agent_settings_and_method_specs() -> None:
+    from darkguard.config import load_config
+    from darkguard.io import InputError
+    from darkguard.stages.arena_runs import agent_name, make_web_agent
+    from darkguard.stages.veer_eval import method_spec
+
+    noisy = make_web_agent({"offline": {"epsilon": 0.1}}, 42)
+    assert noisy.epsilon == 0.1 and agent_name({"offline": {"epsilon": 0.1}}) == "offline-eps0.1"
+    with pytest.raises(InputError, match="unknown setting 'temperature'"):
+        make_web_agent({"offline": {"temperature": 1}}, 42)
+    cfg = load_config()
+    dude, veer = method_spec(cfg, "dude-s2"), method_spec(cfg, "veer")
+    assert dude.screenshots and not veer.screenshots
+    assert veer.defense_actions == cfg.veer_eval.defense_actions
+    # a defense's own code is part of its journal's fingerprint; the llm reasoner's only with it
+    assert "defenses/veer/defense.py" in veer.defense_code
+    assert not any("llm" in path for path in veer.defense_code)

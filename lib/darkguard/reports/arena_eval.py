@@ -16,7 +16,7 @@ from PIL import Image
 
 from darkguard import paths
 from darkguard.io import atomic_write_text, write_json
-from darkguard.metrics.arena import score
+from darkguard.metrics.arena import ArenaScores, score
 from darkguard.reports.figures import save_figure
 from darkguard.reports.paper import (
     VEER_COUNTS,
@@ -40,6 +40,19 @@ def _pct(count: int, n: int) -> float:
     return round(100.0 * count / n, 1) if n else 0.0
 
 
+def count_columns(s: ArenaScores) -> dict:
+    """N, the raw counts and the rates (%, one decimal) of a score, as table columns."""
+    return {
+        "N": s.N,
+        "#D": s.n_D,
+        "#T": s.n_T,
+        "#STC": s.n_STC,
+        "DPSR": round(s.DPSR, 1),
+        "TSR": round(s.TSR, 1),
+        "STC": round(s.STC, 1),
+    }
+
+
 def _who(result: ArenaEvalResult, profile: str) -> str:
     return f"{profile} profile, `{result.agent}` base agent, no defense"
 
@@ -52,13 +65,7 @@ def no_defense_table(result: ArenaEvalResult) -> pd.DataFrame:
         rows.append(
             {
                 "set": SET_TITLES[name],
-                "N": s.N,
-                "#D": s.n_D,
-                "#T": s.n_T,
-                "#STC": s.n_STC,
-                "DPSR": round(s.DPSR, 1),
-                "TSR": round(s.TSR, 1),
-                "STC": round(s.STC, 1),
+                **count_columns(s),
                 "timeouts": s.timeouts,
                 "crashes": s.crashes,
                 "paper #D/#T/#STC": f"{d}/{t}/{stc}",

@@ -40,10 +40,11 @@ def _rates(safe: int, t_dp: int, fail: int, fail_dp: int) -> tuple[float, float,
 
 
 def ablations_table(result: VeerAblationsResult) -> pd.DataFrame:
-    """Table 18 (and the one-step row of Table 19), ΔSTC against full Veer, ours and paper's."""
+    """Table 18 (and the one-step row of Table 19), ΔSTC against full Veer from the counts (as
+    the paper computes it), ours and the paper's."""
     full = result.variants.get("veer")
-    full_stc = _rates(*outcome_counts(full.records))[2] if full else None
-    paper_full_stc = _rates(*VEER_TABLE18["veer"])[2]
+    full_safe = outcome_counts(full.records)[0] if full else None
+    paper_full_safe = VEER_TABLE18["veer"][0]
     rows = []
     for variant, run in result.variants.items():
         counts = outcome_counts(run.records)
@@ -51,11 +52,13 @@ def ablations_table(result: VeerAblationsResult) -> pd.DataFrame:
         paper = VEER_TABLE18.get(variant)
         if paper is not None:
             p_dpsr, p_tsr, p_stc = _rates(*paper)
+            p_safe = paper[0]
         elif variant == "veer-one-step":
-            d, t, s = VEER_TABLE19_ONE_STEP
-            p_dpsr, p_tsr, p_stc = _pct(d, 88), _pct(t, 88), _pct(s, 88)
+            d, t, p_safe = VEER_TABLE19_ONE_STEP
+            p_dpsr, p_tsr, p_stc = _pct(d, 88), _pct(t, 88), _pct(p_safe, 88)
         else:
-            p_dpsr = p_tsr = p_stc = None
+            p_dpsr = p_tsr = p_stc = p_safe = None
+        n = len(run.records)
         rows.append(
             {
                 "variant": VARIANT_TITLES[variant],
@@ -66,12 +69,12 @@ def ablations_table(result: VeerAblationsResult) -> pd.DataFrame:
                 "DPSR": dpsr,
                 "TSR": tsr,
                 "STC": stc,
-                "ΔSTC": round(stc - full_stc, 1) if full_stc is not None else None,
+                "ΔSTC": _pct(counts[0] - full_safe, n) if full_safe is not None else None,
                 "paper Safe/T+DP/Fail/Fail+DP": "/".join(map(str, paper)) if paper else "—",
                 "paper DPSR": p_dpsr,
                 "paper TSR": p_tsr,
                 "paper STC": p_stc,
-                "paper ΔSTC": round(p_stc - paper_full_stc, 1) if p_stc is not None else None,
+                "paper ΔSTC": _pct(p_safe - paper_full_safe, 88) if p_safe is not None else None,
             }
         )
     return pd.DataFrame(rows)

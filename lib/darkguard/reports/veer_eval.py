@@ -19,7 +19,7 @@ from darkguard import paths
 from darkguard.agents.web.goal import parse_warnings
 from darkguard.io import atomic_write_text, write_json
 from darkguard.metrics.arena import score
-from darkguard.reports.arena_eval import SCENARIOS, SET_TITLES
+from darkguard.reports.arena_eval import SCENARIOS, SET_TITLES, count_columns
 from darkguard.reports.figures import save_figure
 from darkguard.reports.paper import (
     VEER_COUNTS,
@@ -78,13 +78,7 @@ def main_table(result: VeerEvalResult) -> pd.DataFrame:
                 {
                     "set": SET_TITLES[name],
                     "method": TITLES[method],
-                    "N": s.N,
-                    "#D": s.n_D,
-                    "#T": s.n_T,
-                    "#STC": s.n_STC,
-                    "DPSR": round(s.DPSR, 1),
-                    "TSR": round(s.TSR, 1),
-                    "STC": round(s.STC, 1),
+                    **count_columns(s),
                     "STC rank": ours_rank[method],
                     "timeouts": s.timeouts,
                     "crashes": s.crashes,
@@ -271,19 +265,7 @@ def agent_channel_table(result: VeerEvalResult, set_name: str, shown: int = 3) -
 def held_out_table(result: VeerEvalResult) -> pd.DataFrame:
     rows = []
     for method, run in result.held_out.items():
-        s = score(run.records)
-        rows.append(
-            {
-                "method": TITLES[method],
-                "N": s.N,
-                "#D": s.n_D,
-                "#T": s.n_T,
-                "#STC": s.n_STC,
-                "DPSR": round(s.DPSR, 1),
-                "TSR": round(s.TSR, 1),
-                "STC": round(s.STC, 1),
-            }
-        )
+        rows.append({"method": TITLES[method], **count_columns(score(run.records))})
     return pd.DataFrame(rows)
 
 

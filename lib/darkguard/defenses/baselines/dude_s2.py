@@ -4,7 +4,9 @@ click interface. A click on element i is the click at the centre of its box on t
 screenshot; the built evaluator judges it with the experience in its guidance block, exactly as
 `DudeGate` does (paper 3.4: only L = 1 executes). Any other judgement (0, -1, unreadable) turns
 the click back, and the judgement goes to the agent (Reject & Rethink). Other actions are not
-clicks and pass unreviewed.
+clicks and pass unreviewed, and so does a click whose point lies outside the screenshot (below the
+fold, or on a scrolled page: boxes are in page coordinates, the screenshot is the viewport): the
+reviewer sees pixels only.
 
 The evaluator is the project's built one, found as the guard finds it (`stages.guard_eval`): the
 model folder, the Stage-1 adapter when Stage 1 tuned that model, the Stage-2 experience file. It
@@ -173,13 +175,16 @@ class DudeS2(Passive):
         element = obs.elements[action.index]
         x, y = click_point(element)
         image = self._image(obs.screenshot)
+        if not (0 <= x < image.width and 0 <= y < image.height):
+            # the element lies outside the screenshot (below the fold, or the page is scrolled:
+            # boxes are in page coordinates): the reviewer sees pixels only, so it cannot judge
+            return RELEASE
         (judged,) = self.gate.review_many([(Observation(image, obs.goal), PointClick(x, y))])
         name = named(element)
         trace = {
             "label": judged.label,
             "x": x,
             "y": y,
-            "on_screenshot": 0 <= x < image.width and 0 <= y < image.height,
             "element": name,
             "tokens": judged.tokens,
         }
