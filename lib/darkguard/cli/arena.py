@@ -27,20 +27,25 @@ def _cmd_validate(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
+def _endpoint(model: str, url: str, key_env: str | None, max_new_tokens: int) -> dict:
+    """The model spec of a model served behind an OpenAI-compatible endpoint."""
+    return {
+        "backend": "openai",
+        "path": model,
+        "base_url": url,
+        "api_key_env": key_env,
+        "max_new_tokens": max_new_tokens,
+        "batch_size": 1,
+    }
+
+
 def _agent_spec(args: argparse.Namespace) -> str | dict:
     if args.agent == "offline":
         return "offline"
     if args.agent == "llm":
         if not (args.llm_url and args.llm_model):
             raise SystemExit("error: --agent llm needs --llm-url and --llm-model")
-        return {
-            "backend": "openai",
-            "path": args.llm_model,
-            "base_url": args.llm_url,
-            "api_key_env": args.llm_key_env,
-            "max_new_tokens": 300,
-            "batch_size": 1,
-        }
+        return _endpoint(args.llm_model, args.llm_url, args.llm_key_env, 300)
     raise SystemExit(f"error: unknown agent {args.agent!r}; known: offline, llm")
 
 
@@ -50,14 +55,7 @@ def _reasoner_spec(args: argparse.Namespace) -> str | dict:
         return "offline"
     if not args.reasoner_url:
         raise SystemExit("error: --reasoner-model needs --reasoner-url")
-    return {
-        "backend": "openai",
-        "path": args.reasoner_model,
-        "base_url": args.reasoner_url,
-        "api_key_env": args.llm_key_env,
-        "max_new_tokens": 800,
-        "batch_size": 1,
-    }
+    return _endpoint(args.reasoner_model, args.reasoner_url, args.llm_key_env, 800)
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
