@@ -2,10 +2,12 @@
 where an episode's time goes (reset, the agent's decisions, the browser's steps).
 
     .venv/bin/python benchmarks/bench_arena.py [--tasks trickyarena_single] [--limit N]
-        [--workers 1 2]
+        [--workers 1 2] [--executor processes|ray]
 
 Runs the base agent of `arena_eval.agent` (params.yaml) without a journal and prints one JSON
-object per worker count; the episodes' T and D are the same for every worker count.
+object per worker count, checking that every episode's T and D are the same for every worker
+count and, on a whole built-in set, that the totals equal the committed `arena_eval` metrics
+(reports/metrics/arena.json). Writes `benchmarks/results/arena_workers.md`.
 """
 
 from __future__ import annotations
@@ -15,8 +17,10 @@ import functools
 import json
 import os
 import time
+from pathlib import Path
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
+ROOT = Path(__file__).resolve().parents[1]
 
 
 class TimedAgent:
@@ -44,27 +48,32 @@ def main() -> None:
     from darkguard.config import load_config
     from darkguard.envs.arena.tasks import load_tasks
     from darkguard.loop.arena import run_tasks
+    from darkguard.loop.pool import Pool
     from darkguard.stages.arena_runs import make_web_agent
 
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--tasks", default="trickyarena_single")
     parser.add_argument("--limit", type=int, help="only the first N tasks")
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--executor", choices=["processes", "ray"], default="processes")
     args = parser.parse_args()
     p = load_config().arena_eval
     tasks = load_tasks(args.tasks).tasks[: args.limit]
-    outcomes = None
+    committed = json.loads((ROOT / "reports" / "metrics" / "arena.json").read_text())
+    outcomes, rows = None, []
     for workers in args.workers:
+        pool = Pool(workers, args.executor if workers > 1 else "processes")
         timed = TimedAgent(make_web_agent(p.agent, p.seed)) if workers == 1 else None
         make = (lambda t=timed: t) if timed else functools.partial(make_web_agent, p.agent, p.seed)
         start = time.perf_counter()
-        records = run_tasks(tasks, make, step_timeout_s=p.step_timeout_s, workers=workers)
+        records = run_tasks(tasks, make, step_timeout_s=p.step_timeout_s, pool=pool)
         seconds = time.perf_counter() - start
         steps = sum(r["steps"] for r in records)
         result = {
             "tasks": args.tasks,
             "episodes": len(records),
             "workers": workers,
+            "executor": pool.executor,
             "seconds": round(seconds, 1),
             "episodes_per_s": round(len(records) / seconds, 3),
             "steps_per_s": round(steps / seconds, 2),
@@ -77,7 +86,35 @@ def main() -> None:
         same = [(r["T"], r["D"]) for r in records]
         result["same_outcomes_as_first_run"] = outcomes is None or same == outcomes
         outcomes = outcomes or same
+        result["n_T"], result["n_D"] = sum(t for t, _ in same), sum(d for _, d in same)
+        if not args.limit and args.tasks in committed:
+            reference = committed[args.tasks]
+            result["same_totals_as_committed"] = (result["n_T"], result["n_D"]) == (
+                reference["n_T"],
+                reference["n_D"],
+            )
+        rows.append(result)
         print(json.dumps(result), flush=True)
+    write_markdown(rows)
+
+
+def write_markdown(rows: list[dict]) -> None:
+    columns = ["workers", "executor", "episodes", "seconds", "episodes_per_s", "steps_per_s"]
+    columns += ["n_T", "n_D", "same_outcomes_as_first_run", "same_totals_as_committed"]
+    lines = [
+        f"# Arena episodes per second by worker count ({rows[0]['tasks']}, No-Defense)",
+        "",
+        "Measured by `benchmarks/bench_arena.py` on this machine (2 cores): the base agent of "
+        "`arena_eval.agent`, one browser per worker. `same_outcomes_as_first_run`: every "
+        "episode's T and D equal those of the first row's run.",
+        "",
+        "| " + " | ".join(columns) + " |",
+        "|" + "---|" * len(columns),
+    ]
+    lines += ["| " + " | ".join(str(r.get(c, "")) for c in columns) + " |" for r in rows]
+    out = ROOT / "benchmarks" / "results" / "arena_workers.md"
+    out.write_text("\n".join(lines) + "\n")
+    print(f"wrote {out.relative_to(ROOT)}")
 
 
 if __name__ == "__main__":

@@ -378,3 +378,29 @@ def test_the_oracle_agent_must_be_one_of_the_agents(release, tmp_path, workdirs,
     cfg = staged_config(release, tmp_path, **{"guard_eval.oracle": oracle})
     with pytest.raises(InputError, match=r"guard_eval\.oracle\.agent\.tiny: 'b'"):
         guard_eval.run(cfg)
+
+
+@pytest.mark.slow
+def test_guard_runs_on_two_workers_equal_the_runs_in_this_process(
+    release, tiny_model, tmp_path
+) -> None:
+    """Vanilla, gated and oracle runs of the offline agent: the same batches on two worker
+    processes (each loading its own agent and evaluator) give the same episodes."""
+    from darkguard.loop.pool import Pool
+    from darkguard.stages.guard_eval.oracle import oracles_of
+
+    records = fixture_records(release)
+    agent = ModelSpec("offline_agent", backend="offline")
+    gates = [Gate("tiny", ModelSpec("tiny", path=str(tiny_model)), "- be careful.")]
+    oracles = {"offline_agent": oracles_of([0.8], 42)}
+
+    def episodes(folder: str, **pool) -> list[list[dict]]:
+        runs = guard_runs(
+            [agent], gates, release, records, tmp_path / folder, batch=4, oracles=oracles, **pool
+        )
+        assert [r.evaluator for r in runs] == [None, "tiny", "oracle@0.8"]
+        return [[{**e.to_json(), "seconds": 0} for e in r.episodes] for r in runs]
+
+    here = episodes("here")
+    assert episodes("pool", pool=Pool(2)) == here
+    assert sum(len(r) for r in here) == 3 * len(records)

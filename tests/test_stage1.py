@@ -8,7 +8,7 @@ import pytest
 import torch
 from safetensors.torch import load_file
 
-from darkguard.config import GRPOParams, RewardParams
+from darkguard.config import RewardParams
 from darkguard.defenses.dude.inputs import ObservationAids
 from darkguard.defenses.dude.stage1 import (
     collect_pools,
@@ -18,6 +18,7 @@ from darkguard.defenses.dude.stage1 import (
     train_grpo,
 )
 from darkguard.ruc.clicks import generate_clicks
+from tests.grpo_fixtures import completion_length, small_grpo
 
 REWARD = RewardParams(
     eps=1e-6, alpha_min=0.1, alpha_max=10.0, use_omega=True, use_alpha=True, confidence_only=False
@@ -104,31 +105,7 @@ def test_grpo_smoke_trains_a_loadable_adapter(release, tiny_model, tmp_path) -> 
 
     clicks, records = fixture_clicks(release)
     rows = grpo_rows(clicks, records, release, 128 * 128)
-    params = GRPOParams(
-        epochs=1.0,
-        steps=2,
-        per_device_batch_size=4,
-        gradient_accumulation=1,
-        num_generations=2,
-        learning_rate=1e-3,
-        lr_scheduler="cosine",
-        warmup_ratio=0.1,
-        max_grad_norm=0.2,
-        weight_decay=0.01,
-        kl_beta=0.05,
-        temperature=1.0,
-        scale_rewards="group",
-        max_completion_length=8,
-        bf16=False,
-        gradient_checkpointing=False,
-        save_steps=1,
-        lora={"r": 4, "alpha": 8, "dropout": 0.0, "target_modules": ["q_proj", "v_proj"]},
-    )
-
-    # A random model never emits the answer format, so the hybrid reward would be -10 for every
-    # completion (no variance, no gradient); a length reward gives GRPO a signal to follow.
-    def longer(completions, **kwargs):
-        return [float(len(str(c))) for c in completions]
+    params = small_grpo(per_device=4, steps=2, save_steps=1)
 
     run = train_grpo(
         str(tiny_model),
@@ -138,7 +115,7 @@ def test_grpo_smoke_trains_a_loadable_adapter(release, tiny_model, tmp_path) -> 
         params,
         REWARD,
         42,
-        reward_funcs=[longer],
+        reward_funcs=[completion_length],
     )
     steps = [e for e in run.log_history if "reward" in e]
     assert len(steps) == 2 and all("entropy" in e for e in steps)

@@ -214,6 +214,7 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
 
     from darkguard.config import load_config
     from darkguard.envs.ruc_static import task_suite
+    from darkguard.loop.pool import Pool
     from darkguard.models.registry import resolve_spec
     from darkguard.stages.guard_eval import Gate, guard_runs, read_experience
 
@@ -228,7 +229,14 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         journals = Path(args.journal) if args.journal else Path(tmp)
         runs = guard_runs(
-            [agent], gates, Path(args.data), records, journals, args.t_max, batch=args.batch_tasks
+            [agent],
+            gates,
+            Path(args.data),
+            records,
+            journals,
+            args.t_max,
+            batch=args.batch_tasks,
+            pool=Pool(args.workers, args.executor, args.ray_address),
         )
     out = []
     for run in runs:
@@ -378,6 +386,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="tasks run in lockstep, their model calls batched (1: one at a time)",
     )
     p.add_argument("--journal", help="folder of resumable episode journals (default: temporary)")
+    p.add_argument(
+        "--workers", type=int, default=1, help="processes taking the batches (default: 1)"
+    )
+    arena_cli.executor_arguments(p)
     p.set_defaults(func=_cmd_evaluate)
 
     train = sub.add_parser("train", help="run a DUDE training stage outside its notebook")

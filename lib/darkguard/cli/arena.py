@@ -62,6 +62,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
     from darkguard.defenses.catalog import SCREENSHOTS, DefenseOptions, defense_factory
     from darkguard.envs.arena.tasks import EXPECTED_SIZES, TaskFileError, load_tasks
     from darkguard.loop.arena import run_tasks
+    from darkguard.loop.pool import Pool
     from darkguard.metrics.arena import score
     from darkguard.stages.arena_runs import make_web_agent
 
@@ -84,8 +85,8 @@ def _cmd_run(args: argparse.Namespace) -> int:
         journal_path=Path(args.journal) if args.journal else None,
         screenshots=args.screenshots or args.defense in SCREENSHOTS,
         step_timeout_s=args.step_timeout,
-        workers=args.workers,
         make_defense=make_defense,
+        pool=Pool(args.workers, args.executor, args.ray_address),
     )
     seconds = time.perf_counter() - start
     scores = score(records, expected)
@@ -139,6 +140,7 @@ def add_parser(sub) -> None:
     p.add_argument("--llm-model", help="llm: the served model name")
     p.add_argument("--llm-key-env", help="llm: the environment variable holding the API key")
     p.add_argument("--workers", type=int, default=1, help="browsers side by side (default: 1)")
+    executor_arguments(p)
     p.add_argument("--defense", default="none", help=f"one of: {', '.join(DEFENSES)}")
     p.add_argument("--reasoner-url", help="Veer's llm reasoner: an OpenAI-compatible endpoint")
     p.add_argument(
@@ -156,3 +158,14 @@ def add_parser(sub) -> None:
     group.add_argument("--app", help="one built-in app (default: all)")
     group.add_argument("--site", help="a static site folder")
     p.set_defaults(func=_cmd_serve)
+
+
+def executor_arguments(p: argparse.ArgumentParser) -> None:
+    """Where the workers run (params.yaml's `parallel` section, for one command)."""
+    p.add_argument(
+        "--executor",
+        choices=["processes", "ray"],
+        default="processes",
+        help="workers as processes of this machine (default) or Ray actors",
+    )
+    p.add_argument("--ray-address", help="ray: a cluster's address (default: a local Ray)")

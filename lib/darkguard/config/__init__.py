@@ -38,10 +38,12 @@ from darkguard.config.sections import (
     DataParams,
     GRPOParams,
     GuardEvalParams,
+    LaunchParams,
     LoopParams,
     LoraParams,
     ModelEntry,
     ModelTable,
+    ParallelParams,
     Params,
     RewardOverride,
     RewardParams,
@@ -51,6 +53,7 @@ from darkguard.config.sections import (
     TinySizeParams,
     VeerAblationsParams,
     VeerEvalParams,
+    VllmParams,
     WarmupParams,
     _Marker,
     field_kind,
@@ -215,6 +218,10 @@ class Config:
         return self._section("data")
 
     @property
+    def parallel(self) -> ParallelParams:
+        return self._section("parallel")
+
+    @property
     def build_models(self) -> BuildModelsParams:
         return self._section("build_models")
 
@@ -303,10 +310,12 @@ __all__ = [
     "DataParams",
     "GRPOParams",
     "GuardEvalParams",
+    "LaunchParams",
     "LoopParams",
     "LoraParams",
     "ModelEntry",
     "ModelTable",
+    "ParallelParams",
     "Params",
     "RewardOverride",
     "RewardParams",
@@ -314,6 +323,7 @@ __all__ = [
     "Stage2Params",
     "SweepParams",
     "TinySizeParams",
+    "VllmParams",
     "WarmupParams",
     "load_config",
     "load_params",

@@ -276,12 +276,37 @@ class GRPOParams(Params):
     lora: LoraParams
 
 
+class VllmParams(Params):
+    """`stage1.launch.vllm`: trl's vLLM generation of the GRPO rollouts (GPU machines only)."""
+
+    enabled: bool
+    mode: Literal["colocate", "server"]  # colocate: in the training processes; server: `trl
+    server_base_url: str | None  # vllm-serve` at this address (None: trl's host and port)
+    gpu_memory_utilization: Annotated[float, Field(gt=0, le=1)]  # colocate: vLLM's share
+
+
+class LaunchParams(Params):
+    """`stage1.launch`: where GRPO runs: this process, or `accelerate launch` with a config
+    written from these keys (trl's own distributed path)."""
+
+    num_processes: Annotated[int, Field(ge=1)]  # > 1: accelerate launch, one process per GPU
+    distributed: Literal["ddp", "deepspeed_zero2"]  # deepspeed_zero2 needs `pip install deepspeed`
+    main_process_port: int  # the processes' rendezvous on 127.0.0.1
+    vllm: VllmParams
+
+    @property
+    def default(self) -> bool:
+        """Training in this process with trl's own generation."""
+        return self.num_processes == 1 and not self.vllm.enabled
+
+
 class Stage1Params(Params):
     """`stage1`: hybrid-reward GRPO of the profile's default evaluator (paper 3.2)."""
 
     reward: RewardParams
     pool_split: str  # clicks judged after training to fill the failure/success pools
     grpo: Annotated[GRPOParams, PER_PROFILE]
+    launch: LaunchParams
 
 
 # stage2
@@ -343,6 +368,7 @@ class GuardEvalParams(Params):
     per_domain: int
     t_max: int  # steps per episode
     batch_tasks: int  # tasks run in lockstep, their agent and evaluator calls batched
+    workers: Annotated[int, Field(ge=1)]  # processes taking batches (each loads its models)
     agents: Annotated[list[str], PER_PROFILE]  # model names of models.<profile>
     evaluators: Annotated[list[str], PER_PROFILE]
     experience: str | None  # None: evaluators without Stage-2 experience
@@ -435,9 +461,19 @@ class VeerAblationsParams(Params):
     variants: Annotated[list[str], _names(VARIANTS)]
 
 
+class ParallelParams(Params):
+    """`parallel`: where the guard's and the arena's episodes run (their sizes:
+    `guard_eval.workers`, `arena_eval.workers`)."""
+
+    executor: Literal["processes", "ray"]  # processes of this machine | Ray actors (a cluster)
+    ray_address: str | None  # None: a local Ray on 127.0.0.1 | "auto" | "ray://head:10001"
+    gpus_per_worker: Annotated[float, Field(ge=0)]  # ray: GPUs an actor reserves for its models
+
+
 SECTIONS: dict[str, type[Params]] = {
     "base": BaseParams,
     "data": DataParams,
+    "parallel": ParallelParams,
     "build_models": BuildModelsParams,
     "models": ModelTable,
     "stage1": Stage1Params,

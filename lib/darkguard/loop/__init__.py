@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +25,7 @@ from darkguard.agents import Agent, Rejection
 from darkguard.defenses import Defense, Verdict
 from darkguard.envs import Env, Observation
 from darkguard.journal import Journal
+from darkguard.loop.pool import IN_PROCESS, Pool, run_here, run_units
 from darkguard.metrics.clicks import Episode, Step, outcome_code
 from darkguard.models.parsing import AgentOutput, Click, FinalAnswer
 
@@ -117,6 +119,17 @@ def run_episodes(
     return [r.episode for r in running]
 
 
+@dataclass
+class Setup:
+    """What a worker runs episodes with: the agent, the defense (None: the vanilla agent), how a
+    task opens, and the agent's token counter (optional, for agents without `propose_many`)."""
+
+    agent: Agent
+    defense: Defense | None
+    open_task: OpenTask
+    agent_tokens: Callable[[], int] | None = None
+
+
 def run_journaled(
     agent: Agent,
     defense: Defense | None,
@@ -127,28 +140,57 @@ def run_journaled(
     agent_tokens: Callable[[], int] | None = None,
     batch: int = 1,
 ) -> list[Episode]:
+    """`run_journaled_on` in this process, with these agent and defense."""
+    setup = Setup(agent, defense, open_task, agent_tokens)
+    return run_journaled_on(lambda: setup, suite, journal_path, t_max, batch)
+
+
+def run_journaled_on(
+    make_setup: Callable[[], Setup],
+    suite: list[dict],
+    journal_path: Path,
+    t_max: int = T_MAX,
+    batch: int = 1,
+    pool: Pool = IN_PROCESS,
+) -> list[Episode]:
     """Run every task of `suite` (records with an `id`) once, `batch` tasks at a time in lockstep,
-    resuming from `journal_path`: a batch whose episodes are all journaled is read back, not
-    rerun; a partly journaled one runs again whole (the same batches as an uninterrupted run) and
-    keeps its journaled episodes. Each episode's `seconds` is its batch's wall time over the
+    on `pool`'s workers (each builds its `Setup` once with `make_setup`, picklable unless the pool
+    is this process), resuming from `journal_path`: a batch whose episodes are all journaled is
+    read back, not rerun; a partly journaled one runs again whole (the same batches as an
+    uninterrupted run) and keeps its journaled episodes. Batches are the same however many
+    workers run them; this process writes the journal as each batch comes back, and runs itself
+    the batches of workers that died. Each episode's `seconds` is its batch's wall time over the
     batch's tasks. The journal is rewritten in suite order at the end."""
     if batch < 1:
         raise ValueError(f"batch {batch} must be at least 1")
     journal = Journal(journal_path, key="sample_id")
-    for start in range(0, len(suite), batch):
-        chunk = suite[start : start + batch]
-        if all(str(r["id"]) in journal.done for r in chunk):
-            continue
-        began = time.perf_counter()
-        episodes = run_episodes(agent, defense, [open_task(r) for r in chunk], t_max, agent_tokens)
-        seconds = round((time.perf_counter() - began) / len(chunk), 3)
+    chunks = [suite[start : start + batch] for start in range(0, len(suite), batch)]
+    todo = [c for c in chunks if not all(str(r["id"]) in journal.done for r in c)]
+
+    def keep(_: int, episodes: list[dict]) -> None:
         for episode in episodes:
-            if episode.sample_id not in journal.done:
-                episode.seconds = seconds
-                journal.append(episode.to_json())
+            if episode["sample_id"] not in journal.done:
+                journal.append(episode)
+
+    left = run_units(make_setup, partial(_run_batch, t_max=t_max), todo, pool, keep)
+    if left:
+        run_here(make_setup, partial(_run_batch, t_max=t_max), [(i, todo[i]) for i in left], keep)
     order = [str(r["id"]) for r in suite]
     journal.finalize(order)
     return [Episode.from_json(journal.done[i]) for i in order]
+
+
+def _run_batch(setup: Setup, chunk: list[dict], t_max: int) -> list[dict]:
+    """One lockstep batch: its episodes as journal records."""
+    began = time.perf_counter()
+    tasks = [setup.open_task(r) for r in chunk]
+    episodes = run_episodes(setup.agent, setup.defense, tasks, t_max, setup.agent_tokens)
+    seconds = round((time.perf_counter() - began) / len(chunk), 3)
+    out = []
+    for episode in episodes:
+        episode.seconds = seconds
+        out.append(episode.to_json())
+    return out
 
 
 def _propose(

@@ -1,11 +1,13 @@
 """The arena loop: agent x defense x live page, episode by episode, journaled.
 
 Tasks are grouped by what serves them (the built-in apps share one server; each site folder gets
-its own); each group runs in one browser, a fresh context per episode. An episode ends when the
-agent stops, after the task's `max_steps` actions, or when a page hangs (the step times out: a
-recorded failure). A browser that dies mid-episode costs one rerun of that episode, in a fresh
-browser; a second crash is recorded as a failure, never the run's end. Finished episodes go to
-the journal at once, so an interrupted run resumes where it stopped.
+its own); a worker (`loop.pool`: this process, processes of this machine, Ray actors) runs one
+episode at a time in one browser for the group at hand, a wiped tab per episode. An episode ends
+when the agent stops, after the task's `max_steps` actions, or when a page hangs (the step times
+out: a recorded failure). A browser that dies mid-episode costs one rerun of that episode, in a
+fresh browser; a second crash is recorded as a failure, never the run's end. Finished episodes go
+to the journal at once (this process writes it, wherever they ran), so an interrupted run resumes
+where it stopped.
 
 A defense (`darkguard.defenses.arena`) reviews every proposed action before it runs; its own
 actions go through `EpisodeBrowser`: clicks of the episode, within a budget of internal actions
@@ -14,13 +16,12 @@ that do not count as task steps.
 
 from __future__ import annotations
 
-import multiprocessing
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
-from queue import Empty
 from typing import Protocol
 
 from playwright.sync_api import Error as PlaywrightError
@@ -34,6 +35,7 @@ from darkguard.envs.arena.predicates import selectors_of
 from darkguard.envs.arena.server import Served
 from darkguard.envs.arena.tasks import Task
 from darkguard.journal import Journal
+from darkguard.loop.pool import Pool, run_here, run_units
 
 
 class WebAgent(Protocol):
@@ -200,20 +202,24 @@ def run_tasks(
     workers: int = 1,
     make_defense: Callable[[], ArenaDefense] = NoDefense,
     defense_actions: int = 8,
+    pool: Pool | None = None,
 ) -> list[dict]:
     """Every task's record, in task order; resumes from `journal_path` when given.
 
-    With `workers` > 1 the episodes are dealt round-robin to that many processes, each with its
-    own browser, agent and defense (`make_agent` and `make_defense` must then be picklable, e.g.
-    classes or partials); the server stays in this process. Episodes are independent (fresh tab,
-    fresh server state, agent and defense reset per task), so the records do not depend on the
-    split."""
+    Episodes run on `pool` (default: `workers` processes of this machine), one episode per unit
+    of work; each worker has its own browser, agent and defense (`make_agent` and `make_defense`
+    must then be picklable, e.g. classes or partials). Processes of this machine use the servers
+    of this process; Ray actors serve the apps themselves, on their own machine's loopback.
+    Episodes are independent (fresh tab, fresh server state, agent and defense reset per task),
+    so the records do not depend on how they were split."""
     runner = Runner(make_agent, make_defense, screenshots, step_timeout_s, defense_actions)
+    pool = pool or Pool(workers=workers)
     journal = Journal(journal_path) if journal_path else None
     done = journal.done if journal else {}
-    todo = [t for t in tasks if t.id not in done]
+    # grouped by server: a worker changes browsers only between groups
+    todo = sorted((t for t in tasks if t.id not in done), key=_group_key)
 
-    def keep(record: dict) -> None:
+    def keep(_: int, record: dict) -> None:
         if journal:
             journal.append(record)
         else:
@@ -221,12 +227,18 @@ def run_tasks(
         if progress:
             progress(record)
 
-    with serving(todo) as origins:
-        if workers > 1 and len(todo) > 1:
-            _run_parallel(todo, runner, origins, workers, keep)
-        left = [t for t in todo if t.id not in done]  # all of them, or what a dead worker left
-        if left:
-            off_event_loop(_run_shard, left, runner, origins, keep)
+    watch: dict[str, set[str]] = {}  # every selector a group's predicates watch, declared up
+    for task in todo:  # front, so that one browser context serves the whole group
+        watch.setdefault(_group_key(task), set()).update(_watched(task))
+    remote = pool.executor == "ray"
+    with serving([] if remote else todo) as origins:
+        make_state = partial(ArenaWorker, runner, None if remote else origins, watch)
+        if pool.in_process or len(todo) <= 1:
+            left = list(range(len(todo)))
+        else:
+            left = run_units(make_state, _run_one, todo, pool, keep)
+        if left:  # in this process: everything, or what dead workers left
+            off_event_loop(run_here, make_state, _run_one, [(i, todo[i]) for i in left], keep)
     order = [t.id for t in tasks]
     if journal:
         journal.finalize(order)
@@ -237,58 +249,50 @@ def _watched(task: Task) -> tuple[str, ...]:
     return selectors_of(task.success, task.deception).events
 
 
-def _run_shard(tasks, runner: Runner, origins, keep) -> None:
-    """The shard's tasks group by group (one browser at a time in this process: Playwright's
-    sync API runs one instance per thread); records do not depend on the order."""
-    agent, defense = runner.make_agent(), runner.make_defense()
-    groups: dict[str, list[Task]] = {}
-    for task in tasks:
-        groups.setdefault(_group_key(task), []).append(task)
-    for key, group in groups.items():
-        watch = {s for t in group for s in _watched(t)}
-        env = ArenaEnv(origins[key], runner.screenshots, runner.step_timeout_s, watch)
-        try:
-            for task in group:
-                keep(_run_with_retry(env, agent, defense, task, runner))
-        finally:
-            env.close()
+class ArenaWorker:
+    """One worker's agent, defense and browser. It keeps one browser at a time (Playwright's sync
+    API runs one instance per thread), for the group of the episode at hand, and serves the groups
+    itself when it is given no origins (a Ray actor on another machine)."""
+
+    def __init__(
+        self, runner: Runner, origins: dict[str, str] | None, watch: dict[str, set[str]]
+    ) -> None:
+        self.runner, self.origins, self.watch = runner, origins, watch
+        self.agent, self.defense = runner.make_agent(), runner.make_defense()
+        self.served: dict[str, Served] = {}
+        self.key: str | None = None
+        self.env: ArenaEnv | None = None
+
+    def env_for(self, task: Task) -> ArenaEnv:
+        key = _group_key(task)
+        if key != self.key or self.env is None:
+            self._close_env()
+            origin = self.origins[key] if self.origins else self._serve(task, key)
+            runner = self.runner
+            watch = self.watch.get(key, set())
+            self.env = ArenaEnv(origin, runner.screenshots, runner.step_timeout_s, watch)
+            self.key = key
+        return self.env
+
+    def _serve(self, task: Task, key: str) -> str:
+        if key not in self.served:
+            served = Served(site=task.site) if task.site is not None else Served()
+            self.served[key] = served.__enter__()
+        return self.served[key].origin
+
+    def _close_env(self) -> None:
+        if self.env is not None:
+            self.env.close()
+            self.env = None
+
+    def close(self) -> None:
+        self._close_env()
+        for served in self.served.values():
+            served.__exit__(None, None, None)
 
 
-def _worker(tasks, runner: Runner, origins, queue) -> None:
-    import torch
-
-    torch.set_num_threads(1)  # one core per worker; identical arithmetic in every worker
-    _run_shard(tasks, runner, origins, queue.put)
-    queue.put(None)
-
-
-def _run_parallel(todo, runner: Runner, origins, workers: int, keep) -> None:
-    ctx = multiprocessing.get_context("spawn")
-    queue = ctx.Queue()
-    procs = [
-        ctx.Process(
-            target=_worker,
-            args=(todo[i::workers], runner, origins, queue),
-            daemon=True,
-        )
-        for i in range(min(workers, len(todo)))
-    ]
-    for proc in procs:
-        proc.start()
-    running = len(procs)
-    while running:
-        try:
-            record = queue.get(timeout=5)
-        except Empty:
-            if not any(p.is_alive() for p in procs):
-                break  # a worker died without its end mark: the parent runs what is left
-            continue
-        if record is None:
-            running -= 1
-        else:
-            keep(record)
-    for proc in procs:
-        proc.join(timeout=10)
+def _run_one(worker: ArenaWorker, task: Task) -> dict:
+    return _run_with_retry(worker.env_for(task), worker.agent, worker.defense, task, worker.runner)
 
 
 def _run_with_retry(env: ArenaEnv, agent: WebAgent, defense, task: Task, runner: Runner) -> dict:

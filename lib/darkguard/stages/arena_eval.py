@@ -32,7 +32,7 @@ from darkguard.stages.arena_runs import (
 )
 
 # The params.yaml keys the stage reads (dvc.yaml lists them as its `params`).
-PARAMS = ("base.profile", "base.seed", "arena_eval")
+PARAMS = ("base.profile", "base.seed", "arena_eval", "parallel")
 
 
 @dataclass
@@ -45,7 +45,7 @@ class ArenaEvalResult:
 def no_defense_spec(cfg: Config) -> RunSpec:
     """The base agent alone, as `arena_eval` runs it (and `veer_eval` reuses its journals)."""
     p = cfg.arena_eval
-    return RunSpec(p.agent, p.seed, p.step_timeout_s, p.workers)
+    return RunSpec(p.agent, p.seed, p.step_timeout_s, p.workers, parallel=cfg.parallel)
 
 
 def stage_dir(cfg: Config) -> Path:

@@ -18,10 +18,12 @@ from pathlib import Path
 from typing import Any
 
 from darkguard import paths
+from darkguard.config import ParallelParams
 from darkguard.defenses.arena import ArenaDefense
 from darkguard.envs.arena.tasks import EXPECTED_SIZES, INFEASIBLE_PATTERNS, Task, load_tasks
 from darkguard.io import InputError, read_json, write_json
 from darkguard.loop.arena import WebAgent, run_tasks
+from darkguard.loop.pool import pool_of
 from darkguard.metrics.arena import ArenaScores, score
 
 FEASIBLE = "webdecept_feasible"
@@ -70,6 +72,7 @@ class RunSpec:
     seed: int
     step_timeout_s: float
     workers: int
+    parallel: ParallelParams | None = None  # where episodes run (None: this machine)
     defense: str = "none"
     make_defense: Callable[[], ArenaDefense] | None = None  # None: no defense
     defense_code: tuple[str, ...] = ()  # package paths of the defense's code (fingerprint)
@@ -137,7 +140,7 @@ def run_set(spec: RunSpec, name: str, progress=None, tasks: list[Task] | None = 
         journal_path=journal,
         screenshots=spec.screenshots,
         step_timeout_s=spec.step_timeout_s,
-        workers=spec.workers,
+        pool=pool_of(spec.workers, spec.parallel),
         progress=lambda r: (ran.append(r), progress and progress(r)),
         defense_actions=spec.defense_actions,
         **extra,

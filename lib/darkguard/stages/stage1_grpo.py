@@ -8,8 +8,10 @@ from pathlib import Path
 
 from darkguard import paths
 from darkguard.config import Config, view
+from darkguard.defenses.dude import launch
 from darkguard.defenses.dude.evaluator import evaluator_aids, tuned_spec
-from darkguard.defenses.dude.stage1 import Pools, collect_pools, grpo_rows, train_grpo
+from darkguard.defenses.dude.launch import GRPOJob
+from darkguard.defenses.dude.stage1 import Pools, collect_pools, grpo_rows
 from darkguard.io import InputError, read_json, read_jsonl, write_json, write_jsonl
 from darkguard.models.backends import load_backend
 from darkguard.models.identity import spec_identity
@@ -27,6 +29,7 @@ PARAMS = (
     "stage1.reward",
     "stage1.pool_split",
     "stage1.grpo",
+    "stage1.launch",
 )
 
 
@@ -84,6 +87,8 @@ def run(
         "grpo": settings.grpo.model_dump(),
         "reward": settings.reward.model_dump(),
     }
+    if not settings.launch.default:  # more processes or vLLM rollouts: another training run
+        trained_with["launch"] = settings.launch.model_dump()
     log_file, settings_file = out_dir / "log_history.json", out_dir / "trained_with.json"
     reusable = log_file.is_file() and settings_file.is_file() and (out_dir / "adapter").is_dir()
     reuse = reuse_trained() if reuse is None else reuse
@@ -92,7 +97,7 @@ def run(
     else:
         rows = grpo_rows(train, records, data_dir, base.max_pixels, aids)
         del base
-        run = train_grpo(
+        job = GRPOJob(
             spec.path,
             rows,
             out_dir / "adapter",
@@ -102,8 +107,8 @@ def run(
             seed,
             spec.device,
         )
-        log = run.log_history
-        del run, rows
+        log = launch.train(job, settings.launch, out_dir / "launch")
+        del job, rows
         write_json(log_file, log)
         write_json(settings_file, trained_with)
     tuned = tuned_spec(spec, out_dir / "adapter")

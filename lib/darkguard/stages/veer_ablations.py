@@ -13,7 +13,14 @@ from darkguard.stages.arena_runs import SetRun, agent_name, run_set
 from darkguard.stages.veer_eval import method_spec, reasoner_name
 
 # The params.yaml keys the stage reads (dvc.yaml lists them as its `params`).
-PARAMS = ("base.profile", "base.seed", "arena_eval", "veer_eval", "veer_ablations")
+PARAMS = (
+    "base.profile",
+    "base.seed",
+    "arena_eval",
+    "veer_eval",
+    "veer_ablations",
+    "parallel",
+)
 
 
 @dataclass

@@ -44,7 +44,7 @@ from darkguard.stages.arena_runs import (
 )
 
 # The params.yaml keys the stage reads (dvc.yaml lists them as its `params`).
-PARAMS = ("base.profile", "base.seed", "arena_eval", "veer_eval")
+PARAMS = ("base.profile", "base.seed", "arena_eval", "veer_eval", "parallel")
 HELD_OUT = TASKSETS / "held_out"
 DEFAULT = "default"  # the configuration of arena_eval's agent
 
@@ -98,6 +98,7 @@ def method_spec(cfg: Config, method: str, agent: str | dict | None = None) -> Ru
         a.seed,
         a.step_timeout_s,
         a.workers,
+        parallel=cfg.parallel,
         defense=method,
         make_defense=defense_factory(method, options) if method != "none" else None,
         defense_code=CODE[method]

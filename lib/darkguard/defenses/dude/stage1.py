@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from darkguard.config import GRPOParams, RewardParams
+from darkguard.config import GRPOParams, RewardParams, VllmParams
 from darkguard.defenses.dude.evaluator import Evaluator, click_conversations
 from darkguard.defenses.dude.inputs import PAPER_INPUTS, ObservationAids
 from darkguard.defenses.dude.reward import hybrid_reward, sample_reward
@@ -76,10 +76,16 @@ def train_grpo(
     seed: int,
     device: str = "cpu",
     reward_funcs: list | None = None,
+    vllm: VllmParams | None = None,
 ) -> GRPORun:
     """Train a LoRA adapter with trl's `GRPOTrainer` and the hybrid reward; save the adapter and
     the processor into `adapter_dir`. An interrupted run resumes from the newest checkpoint in
-    `checkpoint_dir`. `reward_funcs` replaces the hybrid reward (tests only)."""
+    `checkpoint_dir`. `reward_funcs` replaces the hybrid reward (tests only); `vllm` (enabled)
+    generates the rollouts with vLLM.
+
+    Under `accelerate launch` every process runs this (trl's distributed path: each process
+    takes its share of every batch, gradients are averaged); only the main process saves the
+    adapter and removes the checkpoints."""
     import os
 
     from datasets import Dataset
@@ -122,6 +128,8 @@ def train_grpo(
         data_seed=seed,
         dataloader_num_workers=0,
         disable_tqdm=True,
+        ddp_find_unused_parameters=False,  # LoRA: every trained parameter is used
+        **vllm_settings(vllm),
     )
     trainer = GRPOTrainer(
         model=model,
@@ -140,14 +148,30 @@ def train_grpo(
     trainer.remove_callback(PrinterCallback)  # logs (with timings) stay in log_history
     resume = last_checkpoint(checkpoint_dir)
     trainer.train(resume_from_checkpoint=str(resume) if resume else None)
-    adapter_dir = Path(adapter_dir)
-    if adapter_dir.exists():
-        shutil.rmtree(adapter_dir)
-    trainer.model.save_pretrained(adapter_dir)
-    processor.save_pretrained(adapter_dir)
-    history = list(trainer.state.log_history)
-    shutil.rmtree(checkpoint_dir, ignore_errors=True)  # finished: nothing left to resume
-    return GRPORun(history, trainer.model)
+    accelerator = trainer.accelerator
+    if accelerator.is_main_process:
+        adapter_dir = Path(adapter_dir)
+        if adapter_dir.exists():
+            shutil.rmtree(adapter_dir)
+        accelerator.unwrap_model(trainer.model).save_pretrained(adapter_dir)
+        processor.save_pretrained(adapter_dir)
+        shutil.rmtree(checkpoint_dir, ignore_errors=True)  # finished: nothing left to resume
+    accelerator.wait_for_everyone()
+    return GRPORun(list(trainer.state.log_history), trainer.model)
+
+
+def vllm_settings(vllm: VllmParams | None) -> dict[str, Any]:
+    """trl's vLLM switches of `GRPOConfig` (none when vLLM is off)."""
+    if vllm is None or not vllm.enabled:
+        return {}
+    out: dict[str, Any] = {
+        "use_vllm": True,
+        "vllm_mode": vllm.mode,
+        "vllm_gpu_memory_utilization": vllm.gpu_memory_utilization,
+    }
+    if vllm.server_base_url:
+        out["vllm_server_base_url"] = vllm.server_base_url
+    return out
 
 
 @dataclass

@@ -20,6 +20,7 @@ from darkguard.defenses.dude.stage1 import collect_pools
 from darkguard.defenses.dude.stage2 import Stage2State
 from darkguard.envs.ruc_static import task_suite
 from darkguard.io import atomic_write_text, write_json
+from darkguard.loop.pool import pool_of
 from darkguard.models.registry import resolve_spec
 from darkguard.models.spec import ModelSpec
 from darkguard.ruc.validate import load_records
@@ -39,6 +40,7 @@ PARAMS = (
     "models",
     "stage1.reward",
     "stage1.grpo",
+    "stage1.launch",
     "stage1.pool_split",
     "stage2.summarizer",
     "stage2.validation_clicks",
@@ -47,7 +49,9 @@ PARAMS = (
     "guard_eval.per_domain",
     "guard_eval.t_max",
     "guard_eval.batch_tasks",
+    "guard_eval.workers",
     "guard_eval.experience",
+    "parallel",
     "ablations.agent",
     "ablations.reward_variants",
     "ablations.observation_aids",
@@ -188,6 +192,7 @@ def run(cfg: Config) -> AblationResult:
         ablations_dir() / "episodes",
         guard.t_max,
         batch=guard.batch_tasks,
+        pool=pool_of(guard.workers, cfg.parallel),
     )
     stagewise = runs[: 1 + len(stage_gates)]
     prompts = runs[1 + len(stage_gates) :]

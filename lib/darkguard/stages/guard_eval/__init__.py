@@ -8,8 +8,9 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 from darkguard import cache, paths
@@ -21,7 +22,8 @@ from darkguard.defenses.dude.evaluator import Evaluator, evaluator_aids, tuned_s
 from darkguard.defenses.dude.gate import DudeGate
 from darkguard.envs.ruc_static import RucStaticEnv, task_suite
 from darkguard.io import InputError
-from darkguard.loop import T_MAX, run_episodes, run_journaled
+from darkguard.loop import T_MAX, Setup, run_episodes, run_journaled_on
+from darkguard.loop.pool import IN_PROCESS, Pool, pool_of
 from darkguard.metrics.clicks import Episode, agent_alone_metrics, episode_metrics, metrics_by
 from darkguard.models.backends import Backend, load_backend
 from darkguard.models.identity import spec_identity
@@ -48,12 +50,14 @@ PARAMS = (
     "guard_eval.per_domain",
     "guard_eval.t_max",
     "guard_eval.batch_tasks",
+    "guard_eval.workers",
     "guard_eval.agents",
     "guard_eval.evaluators",
     "guard_eval.experience",
     "guard_eval.gate",
     "guard_eval.max_fatal_error_rate",
     "guard_eval.oracle",
+    "parallel",
 )
 
 
@@ -193,17 +197,20 @@ def guard_runs(
     vanilla: bool = True,
     batch: int = 1,
     oracles: Mapping[str, Sequence[Oracle]] | None = None,
+    pool: Pool = IN_PROCESS,
 ) -> list[GuardRun]:
     """Each agent vanilla (unless `vanilla` is False), then behind each gate, then behind each of
     its `oracles` (by agent name), `batch` tasks at a time in lockstep; every run journaled under
     `journal_dir` (an interrupted stage resumes). A gate that repeats an earlier one's settings
     under another label takes its episodes (greedy decoding: a second run would repeat them).
-    Journals of other runs are removed."""
+    Journals of other runs are removed.
+
+    On a `pool` of several workers each worker loads its own agent and evaluator for a run and
+    takes batches (the same batches as in this process); this process writes the journals."""
     journal_dir.mkdir(parents=True, exist_ok=True)
-    backends: dict[ModelSpec, Backend] = {}
+    here = _SetupsHere()
     runs, kept = [], set()
     for a_spec in agent_specs:
-        agent, agent_backend = make_agent(a_spec)
         seen: dict[tuple, list[Episode]] = {}
         for gate in [None, *gates] if vanilla else gates:
             label = gate.label if gate else None
@@ -219,46 +226,78 @@ def guard_runs(
                 journal_dir / f"{a_spec.name}__{_slug(gate.label if gate else 'vanilla')}.jsonl"
             )
             _reset_if_other(journal, key)
-            defense = None
-            if gate:
-                if gate.spec not in backends:
-                    backends[gate.spec] = load_backend(gate.spec)
-                evaluator = Evaluator(
-                    backends[gate.spec], evaluator_aids(gate.spec), gate.system_prompt
-                )
-                defense = DudeGate(evaluator, gate.experience, gate.label, gate.threshold)
-            episodes = run_journaled(
-                agent,
-                defense,
-                suite,
-                ruc_task_opener(data_dir),
-                journal,
-                t_max,
-                token_counter(agent_backend),
-                batch,
-            )
+            make = partial(gated_setup, a_spec, gate, data_dir)
+            if pool.in_process:
+                make = partial(here.gated, a_spec, gate, data_dir)
+            episodes = run_journaled_on(make, suite, journal, t_max, batch, pool)
             seen[same] = episodes
             runs.append(GuardRun(a_spec.name, label, episodes, experience))
             kept |= {journal.name, journal.name + ".key"}
         for oracle in (oracles or {}).get(a_spec.name, ()):
             journal = journal_dir / f"{a_spec.name}__{_slug(oracle.label)}.jsonl"
             _reset_if_other(journal, oracle_key(run_key(a_spec, None, t_max, batch), oracle))
-            episodes = run_journaled(
-                agent,
-                OracleGate(oracle),
-                suite,
-                graded_opener(ruc_task_opener(data_dir)),
-                journal,
-                t_max,
-                token_counter(agent_backend),
-                batch,
-            )
+            make = partial(oracle_setup, a_spec, oracle, data_dir)
+            if pool.in_process:
+                make = partial(here.oracle, a_spec, oracle, data_dir)
+            episodes = run_journaled_on(make, suite, journal, t_max, batch, pool)
             runs.append(GuardRun(a_spec.name, oracle.label, episodes, None, oracle.accuracy))
             kept |= {journal.name, journal.name + ".key"}
     for stale in [*journal_dir.glob("*.jsonl"), *journal_dir.glob("*.jsonl.key")]:
         if stale.name not in kept:
             stale.unlink()
     return runs
+
+
+def gated_setup(
+    a_spec: ModelSpec,
+    gate: Gate | None,
+    data_dir: Path,
+    load: Callable[[ModelSpec], Backend] = load_backend,
+    agent: tuple[Agent, Backend | None] | None = None,
+) -> Setup:
+    """A worker's agent behind `gate` (None: the vanilla agent) on the RUC pages of `data_dir`."""
+    agent_, backend = agent or make_agent(a_spec)
+    defense = None
+    if gate:
+        evaluator = Evaluator(load(gate.spec), evaluator_aids(gate.spec), gate.system_prompt)
+        defense = DudeGate(evaluator, gate.experience, gate.label, gate.threshold)
+    return Setup(agent_, defense, ruc_task_opener(data_dir), token_counter(backend))
+
+
+def oracle_setup(
+    a_spec: ModelSpec,
+    oracle: Oracle,
+    data_dir: Path,
+    agent: tuple[Agent, Backend | None] | None = None,
+) -> Setup:
+    """A worker's agent behind an oracle (an evaluation instrument reading the true labels)."""
+    agent_, backend = agent or make_agent(a_spec)
+    opener = graded_opener(ruc_task_opener(data_dir))
+    return Setup(agent_, OracleGate(oracle), opener, token_counter(backend))
+
+
+class _SetupsHere:
+    """Setups in this process: each agent built once, each evaluator loaded once."""
+
+    def __init__(self) -> None:
+        self.agents: dict[ModelSpec, tuple[Agent, Backend | None]] = {}
+        self.backends: dict[ModelSpec, Backend] = {}
+
+    def _agent(self, spec: ModelSpec) -> tuple[Agent, Backend | None]:
+        if spec not in self.agents:
+            self.agents[spec] = make_agent(spec)
+        return self.agents[spec]
+
+    def _backend(self, spec: ModelSpec) -> Backend:
+        if spec not in self.backends:
+            self.backends[spec] = load_backend(spec)
+        return self.backends[spec]
+
+    def gated(self, a_spec: ModelSpec, gate: Gate | None, data_dir: Path) -> Setup:
+        return gated_setup(a_spec, gate, data_dir, self._backend, self._agent(a_spec))
+
+    def oracle(self, a_spec: ModelSpec, oracle: Oracle, data_dir: Path) -> Setup:
+        return oracle_setup(a_spec, oracle, data_dir, self._agent(a_spec))
 
 
 def _slug(label: str) -> str:
@@ -327,6 +366,7 @@ def run(cfg: Config) -> GuardResult:
         settings.t_max,
         batch=settings.batch_tasks,
         oracles={oracle.agent: oracles_of(oracle.accuracies, cfg.base.seed)},
+        pool=pool_of(settings.workers, cfg.parallel),
     )
     return GuardResult(settings, suite, experience, runs, thresholds)
 
