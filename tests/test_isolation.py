@@ -93,6 +93,7 @@ TRAINING = [
         for name in (
             "reward",
             "stage1",
+            "launch",  # Stage 1 under accelerate launch
             "stage2",
             "guidance",
             "warmup",

@@ -50,6 +50,25 @@ def test_notebook_parameters_equal_params_yaml(name: str) -> None:
         assert cell[section] == PARAMS[section], f"{name}: section '{section}' drifted"
 
 
+@pytest.mark.parametrize("name", sorted(STAGES))
+def test_notebook_hands_every_declared_section_to_its_config(name: str) -> None:
+    """The notebook builds its `Config` from every section its parameters cell declares (a
+    section left out fails only when the stage reads it, deep into a run)."""
+    import ast
+
+    notebook = nbformat.read(paths.NOTEBOOKS / stage_notebook(STAGES[name]), as_version=4)
+    calls = [
+        node
+        for cell in notebook.cells
+        if cell.cell_type == "code" and "from_sections" in cell.source
+        for node in ast.walk(ast.parse(cell.source))
+        if isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "from_sections"
+    ]
+    assert len(calls) == 1, f"{name}: one Config.from_sections call expected"
+    given = {kw.arg for kw in calls[0].keywords}
+    assert given == set(parameters_cell(stage_notebook(STAGES[name])))
+
+
 @pytest.mark.parametrize("notebook", sorted(p.name for p in paths.NOTEBOOKS.glob("*.ipynb")))
 def test_every_notebook_parameters_equal_params_yaml(notebook: str) -> None:
     """Also notebooks that are not (yet) a stage: their literals equal params.yaml sections."""

@@ -139,7 +139,7 @@ def _run_processes(make_state, work, units, workers: int, deliver: Deliver) -> l
     ]
     for proc in procs:
         proc.start()
-    pending, running = set(range(len(units))), count
+    pending, running, finished = set(range(len(units))), count, False
     try:
         while running and pending:
             try:
@@ -155,9 +155,10 @@ def _run_processes(make_state, work, units, workers: int, deliver: Deliver) -> l
             else:
                 pending.discard(index)
                 deliver(index, payload)
+        finished = True
     finally:
-        for proc in procs:
-            proc.join(timeout=30)
+        for proc in procs:  # done: let them close their states; failed: stop them now
+            proc.join(timeout=30 if finished else 0)
             if proc.is_alive():
                 proc.terminate()
     return sorted(pending)
