@@ -19,13 +19,8 @@ from darkguard.loop import T_MAX, run_journaled
 from darkguard.models.parsing import Click
 from darkguard.models.spec import ModelSpec
 from darkguard.ruc import schema
-from darkguard.stages.guard_eval import (
-    Gate,
-    guard_runs,
-    ruc_task_opener,
-    run_key,
-    token_counter,
-)
+from darkguard.stages.guard_eval import Gate, guard_runs, run_key
+from darkguard.stages.guard_eval.setups import ruc_task_opener, token_counter
 
 
 def records_of(n_per_domain: dict[str, int]) -> list[dict]:
@@ -182,10 +177,10 @@ def test_run_key_changes_with_what_the_run_depends_on() -> None:
 
 
 def test_guard_runs_remove_journals_of_other_settings(release, tmp_path, monkeypatch) -> None:
-    from darkguard.stages import guard_eval
+    from darkguard.stages.guard_eval import setups
 
     records = fixture_records(release)
-    monkeypatch.setattr(guard_eval, "make_agent", lambda spec: (CorrectAgent(records), None))
+    monkeypatch.setattr(setups, "make_agent", lambda spec: (CorrectAgent(records), None))
     journals = tmp_path / "journals"
     journals.mkdir()
     (journals / "old__vanilla.jsonl").write_text("{}\n")
@@ -197,13 +192,13 @@ def test_guard_runs_remove_journals_of_other_settings(release, tmp_path, monkeyp
 
 
 def test_a_repeated_gate_takes_the_earlier_runs_episodes(release, tmp_path, monkeypatch) -> None:
-    from darkguard.stages import guard_eval
+    from darkguard.stages.guard_eval import setups
 
     records = fixture_records(release)
     backend = FixedBackend(1)
-    monkeypatch.setattr(guard_eval, "make_agent", lambda spec: (CorrectAgent(records), None))
-    monkeypatch.setattr(guard_eval, "load_backend", lambda spec: backend)
-    monkeypatch.setattr(guard_eval, "evaluator_aids", lambda spec: PAPER_INPUTS)
+    monkeypatch.setattr(setups, "make_agent", lambda spec: (CorrectAgent(records), None))
+    monkeypatch.setattr(setups, "load_backend", lambda spec: backend)
+    monkeypatch.setattr(setups, "evaluator_aids", lambda spec: PAPER_INPUTS)
     spec = ModelSpec("e", path="/x")
     gates = [Gate("first", spec, "rules"), Gate("again", spec, "rules"), Gate("other", spec)]
     runs = guard_runs([ModelSpec("a", backend="offline")], gates, release, records, tmp_path)
@@ -305,6 +300,7 @@ class AllowingGate:
 def staged(release, monkeypatch):
     """The stage's models replaced: the trap agent, a gate that allows every click."""
     from darkguard.stages import guard_eval
+    from darkguard.stages.guard_eval import setups
 
     records = fixture_records(release)
     agent = TrapAgent(records)
@@ -313,10 +309,11 @@ def staged(release, monkeypatch):
         return ModelSpec(name, backend="offline") if role == "agent" else ModelSpec(name, path="/x")
 
     monkeypatch.setattr(guard_eval, "resolve_spec", spec)
-    monkeypatch.setattr(guard_eval, "make_agent", lambda spec: (agent, None))
-    monkeypatch.setattr(guard_eval, "load_backend", lambda spec: FixedBackend(1))
-    monkeypatch.setattr(guard_eval, "evaluator_aids", lambda spec: PAPER_INPUTS)
-    monkeypatch.setattr(guard_eval, "DudeGate", AllowingGate)
+    monkeypatch.setattr(setups, "make_agent", lambda spec: (agent, None))
+    for module in (guard_eval, setups):  # the confidence gate's tuning, and the runs
+        monkeypatch.setattr(module, "load_backend", lambda spec: FixedBackend(1))
+        monkeypatch.setattr(module, "evaluator_aids", lambda spec: PAPER_INPUTS)
+    monkeypatch.setattr(setups, "DudeGate", AllowingGate)
     return agent
 
 

@@ -29,7 +29,7 @@ from darkguard.envs import Observation
 from darkguard.loop import run_episodes
 from darkguard.models.parsing import Click
 from darkguard.ruc import schema
-from darkguard.stages.guard_eval import ruc_task_opener
+from darkguard.stages.guard_eval.setups import ruc_task_opener
 
 LIB = Path(darkguard.__file__).parent
 

@@ -8,34 +8,35 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
-from darkguard import cache, paths
+from darkguard import paths
 from darkguard.agents import Agent
-from darkguard.agents.offline import OfflineAgent
-from darkguard.agents.vlm import VLMAgent
 from darkguard.config import Config, GuardEvalParams, view
 from darkguard.defenses.dude.evaluator import Evaluator, evaluator_aids, tuned_spec
-from darkguard.defenses.dude.gate import DudeGate
-from darkguard.envs.ruc_static import RucStaticEnv, task_suite
+from darkguard.envs.ruc_static import task_suite
 from darkguard.io import InputError
-from darkguard.loop import T_MAX, Setup, run_episodes, run_journaled_on
+from darkguard.loop import T_MAX, run_episodes, run_journaled_on
 from darkguard.loop.pool import IN_PROCESS, Pool, pool_of
 from darkguard.metrics.clicks import Episode, agent_alone_metrics, episode_metrics, metrics_by
-from darkguard.models.backends import Backend, load_backend
+from darkguard.models.backends import load_backend
 from darkguard.models.identity import spec_identity
 from darkguard.models.registry import resolve_spec
 from darkguard.models.spec import ModelSpec
 from darkguard.ruc.validate import load_records
 from darkguard.stages.guard_eval.oracle import (
     Oracle,
-    OracleGate,
-    graded_opener,
     oracle_key,
     oracles_of,
+)
+from darkguard.stages.guard_eval.setups import (
+    SetupsHere,
+    gated_setup,
+    oracle_setup,
+    ruc_task_opener,
 )
 from darkguard.stages.guard_eval.threshold import tune_gate
 from darkguard.stages.stage1_grpo import stage_dir
@@ -91,45 +92,6 @@ def read_experience(path: str | Path | None) -> str | None:
     if not file.is_file():
         raise InputError(f"{file}: no Stage-2 experience (run the stage2_summarize stage)")
     return file.read_text(encoding="utf-8").strip() or None
-
-
-def make_agent(spec: ModelSpec) -> tuple[Agent, Backend | None]:
-    """The agent for a spec, and its backend (None for the offline agent)."""
-    if spec.backend == "offline":
-        return OfflineAgent(), None
-    backend = load_backend(spec)
-    return VLMAgent(spec.name, backend), backend
-
-
-def ruc_task_opener(data_dir: Path):
-    """`open_task` of the loop for RUC records of `data_dir`: a static page environment, its
-    (screenshot, record) task, and the episode's empty record."""
-
-    def open_task(record: dict) -> tuple[RucStaticEnv, tuple, Episode]:
-        image = cache.decoded(Path(data_dir) / record["image_path"])
-        episode = Episode(
-            str(record["id"]),
-            record["type"],
-            str(record.get("domain", "")),
-            str(record.get("category", "")),
-        )
-        return RucStaticEnv(), (image, record), episode
-
-    return open_task
-
-
-def token_counter(backend: Backend | None):
-    """A callable returning the tokens `backend` used since the previous call (None: offline)."""
-    if backend is None or not hasattr(backend, "tokens_used"):
-        return None
-    last = [backend.tokens_used]
-
-    def used() -> int:
-        now = backend.tokens_used
-        delta, last[0] = now - last[0], now
-        return delta
-
-    return used
 
 
 def agent_alone(
@@ -208,7 +170,7 @@ def guard_runs(
     On a `pool` of several workers each worker loads its own agent and evaluator for a run and
     takes batches (the same batches as in this process); this process writes the journals."""
     journal_dir.mkdir(parents=True, exist_ok=True)
-    here = _SetupsHere()
+    here = SetupsHere()
     runs, kept = [], set()
     for a_spec in agent_specs:
         seen: dict[tuple, list[Episode]] = {}
@@ -246,58 +208,6 @@ def guard_runs(
         if stale.name not in kept:
             stale.unlink()
     return runs
-
-
-def gated_setup(
-    a_spec: ModelSpec,
-    gate: Gate | None,
-    data_dir: Path,
-    load: Callable[[ModelSpec], Backend] = load_backend,
-    agent: tuple[Agent, Backend | None] | None = None,
-) -> Setup:
-    """A worker's agent behind `gate` (None: the vanilla agent) on the RUC pages of `data_dir`."""
-    agent_, backend = agent or make_agent(a_spec)
-    defense = None
-    if gate:
-        evaluator = Evaluator(load(gate.spec), evaluator_aids(gate.spec), gate.system_prompt)
-        defense = DudeGate(evaluator, gate.experience, gate.label, gate.threshold)
-    return Setup(agent_, defense, ruc_task_opener(data_dir), token_counter(backend))
-
-
-def oracle_setup(
-    a_spec: ModelSpec,
-    oracle: Oracle,
-    data_dir: Path,
-    agent: tuple[Agent, Backend | None] | None = None,
-) -> Setup:
-    """A worker's agent behind an oracle (an evaluation instrument reading the true labels)."""
-    agent_, backend = agent or make_agent(a_spec)
-    opener = graded_opener(ruc_task_opener(data_dir))
-    return Setup(agent_, OracleGate(oracle), opener, token_counter(backend))
-
-
-class _SetupsHere:
-    """Setups in this process: each agent built once, each evaluator loaded once."""
-
-    def __init__(self) -> None:
-        self.agents: dict[ModelSpec, tuple[Agent, Backend | None]] = {}
-        self.backends: dict[ModelSpec, Backend] = {}
-
-    def _agent(self, spec: ModelSpec) -> tuple[Agent, Backend | None]:
-        if spec not in self.agents:
-            self.agents[spec] = make_agent(spec)
-        return self.agents[spec]
-
-    def _backend(self, spec: ModelSpec) -> Backend:
-        if spec not in self.backends:
-            self.backends[spec] = load_backend(spec)
-        return self.backends[spec]
-
-    def gated(self, a_spec: ModelSpec, gate: Gate | None, data_dir: Path) -> Setup:
-        return gated_setup(a_spec, gate, data_dir, self._backend, self._agent(a_spec))
-
-    def oracle(self, a_spec: ModelSpec, oracle: Oracle, data_dir: Path) -> Setup:
-        return oracle_setup(a_spec, oracle, data_dir, self._agent(a_spec))
 
 
 def _slug(label: str) -> str:
