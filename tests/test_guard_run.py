@@ -365,6 +365,17 @@ def test_the_stage_adds_oracle_rows_and_their_break_even(
     for name in ("guard/domains", "guard/failure_modes", "guard/overhead", "guard/outcomes"):
         assert not tables[name]["setting"].str.contains("oracle").any(), name
     assert list(tables["guard/gains"]["evaluator"]) == ["e"]
+    moves = tables["guard/transitions"].iloc[0]  # the gate allows every click: nothing changes
+    assert (moves["success -> success"], moves["deceived -> deceived"]) == (3, 2)
+    assert (moves["successes gained"], moves["successes lost"], moves["sign test p"]) == (0, 0, 1.0)
+
+
+def test_sign_test_of_successes_gained_against_lost() -> None:
+    from darkguard.reports.guard_eval import sign_test
+
+    assert sign_test(0, 5) == 0.0625  # 2 x (1/2)^5
+    assert sign_test(5, 0) == sign_test(0, 5)
+    assert sign_test(3, 3) == sign_test(0, 0) == 1.0
 
 
 def test_the_oracle_agent_must_be_one_of_the_agents(release, tmp_path, workdirs, staged) -> None:

@@ -374,6 +374,8 @@ class GuardEvalParams(Params):
     experience: str | None  # None: evaluators without Stage-2 experience
     gate: Annotated[Literal["label", "confidence"], PER_PROFILE]  # label: the paper's gate
     max_fatal_error_rate: float  # confidence gate: at most this share of deceptive valid clicks
+    threshold_objective: Literal["valid_sr", "balanced"]  # how the confidence gate is tuned
+    sweep_benign_allowed: list[Annotated[float, Field(gt=0, le=1)]]  # valid_sr's candidates
     oracle: OracleParams
 
 

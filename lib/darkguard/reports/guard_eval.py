@@ -9,6 +9,9 @@ everything in `reports/tables/` and `reports/metrics/` is deterministic.
 
 from __future__ import annotations
 
+import math
+from collections import Counter
+
 import matplotlib.pyplot as plt
 import pandas as pd
 import seaborn as sns
@@ -97,6 +100,35 @@ def gains(result: GuardResult) -> pd.DataFrame:
                 "Steps reduction": round(base["steps"] - m["steps"], 3),
             }
         )
+    return pd.DataFrame(rows)
+
+
+RESULTS = ("success", "deceived", "null")
+
+
+def sign_test(gained: int, lost: int) -> float:
+    """Two-sided exact sign test of `gained` against `lost` changed tasks (1.0: none changed)."""
+    n = gained + lost
+    tail = sum(math.comb(n, k) for k in range(min(gained, lost) + 1)) / 2**n if n else 0.5
+    return round(min(1.0, 2 * tail), 4)
+
+
+def transitions(result: GuardResult) -> pd.DataFrame:
+    """Task by task, each DUDE run against the same agent alone: how many tasks went from each
+    vanilla result to each gated result, and the sign test of successes gained against lost."""
+    vanilla = {r.agent: r for r in result.runs if r.evaluator is None}
+    rows = []
+    for run in paper_runs(result):
+        if run.evaluator is None:
+            continue
+        before = {e.sample_id: e.result for e in vanilla[run.agent].episodes}
+        moves = Counter((before[e.sample_id], e.result) for e in run.episodes)
+        gained = sum(n for (a, b), n in moves.items() if b == "success" and a != "success")
+        lost = sum(n for (a, b), n in moves.items() if a == "success" and b != "success")
+        row = {"agent": run.agent, "evaluator": run.evaluator}
+        row |= {f"{a} -> {b}": moves[(a, b)] for a in RESULTS for b in RESULTS}
+        row |= {"successes gained": gained, "successes lost": lost}
+        rows.append(row | {"sign test p": sign_test(gained, lost)})
     return pd.DataFrame(rows)
 
 
@@ -199,6 +231,7 @@ def write_guard_reports(result: GuardResult, profile: str) -> dict[str, pd.DataF
         "guard/gains": gains(result),
         "guard/overhead": table7,
         "guard/outcomes": outcome_counts(result),
+        "guard/transitions": transitions(result),
     }
     oracle = oracle_table(result)
     summary = oracle_summary(result)
@@ -218,22 +251,34 @@ def write_guard_reports(result: GuardResult, profile: str) -> dict[str, pd.DataF
         "reports/timings/guard_overhead.md)",
         "guard/outcomes": f"MetricTracker outcome codes over every judged click (paper Table 17; "
         f"{profile} profile)",
+        "guard/transitions": f"Task by task, {n} test tasks: each vanilla result (success, "
+        "deceived, null) against the result with DUDE, and the exact two-sided sign test of the "
+        f"successes gained against those lost (not in the paper; {profile} profile)",
     }
     for name, df in tables.items():
         save_table(df, name, captions[name])
     if result.thresholds:
         gate = pd.DataFrame(
-            [{"evaluator": label, **values} for label, values in result.thresholds.items()]
+            [gate_row(label, values) for label, values in result.thresholds.items()]
         )
         tables["guard/gate"] = gate
+        save_table(gate, "guard/gate", gate_caption(result.settings, profile))
+    sweeps = [{"evaluator": label, **row} for label, rows in result.sweeps.items() for row in rows]
+    if sweeps:
+        sweep = pd.DataFrame(sweeps)
+        sweep["threshold"] = sweep["threshold"].map(
+            lambda t: "agent alone" if pd.isna(t) else f"{t:.6f}"
+        )
+        sweep = sweep.astype(object).where(sweep.notna(), "—")
+        tables["guard/threshold_sweep"] = sweep
         save_table(
-            gate,
-            "guard/gate",
-            "The confidence gate (a declared option, not the paper's gate, which lets a click "
-            "through when the generated label is 1): a click executes when P(L=1) of the label "
-            "token reaches the threshold, tuned on the valid split's clicks plus one null click "
-            "on text per valid page, letting at most guard_eval.max_fatal_error_rate of the "
-            f"deceptive clicks through; what it does on those clicks ({profile} profile)",
+            sweep,
+            "guard/threshold_sweep",
+            f"The confidence gate's tuning (valid_sr): the agents alone and behind the gate at "
+            f"each candidate threshold on the valid split's suite ({len(result.valid_suite)} "
+            "tasks, sampled as the test suite), with what each threshold does on the valid "
+            "clicks; the pick is the highest SR whose DFR is not above the agents' own "
+            f"({profile} profile; the test split is never read)",
         )
     if not oracle.empty:
         tables["guard/oracle"] = oracle
@@ -274,6 +319,37 @@ def write_guard_reports(result: GuardResult, profile: str) -> dict[str, pd.DataF
         },
     )
     return tables
+
+
+def gate_row(label: str, values: dict) -> dict:
+    """A gate table row: the threshold, what it does on the valid clicks, and how P(L = 1) ranks
+    each agent's own proposals on the valid suite (AUC; 0.5 is chance)."""
+    row = {"evaluator": label, **{k: v for k, v in values.items() if k != "agent_proposals"}}
+    for agent, d in values.get("agent_proposals", {}).items():
+        counts = d["proposals"]
+        row[f"{agent} proposals (1/0/-1)"] = f"{counts['1']}/{counts['0']}/{counts['-1']}"
+        row[f"{agent} AUC benign vs null"] = d["auc_benign_vs_null"]
+        row[f"{agent} AUC benign vs deceptive"] = d["auc_benign_vs_deceptive"]
+    return row
+
+
+def gate_caption(settings, profile: str) -> str:
+    """The confidence gate table's caption, by how its threshold was tuned."""
+    how = (
+        "the highest SR of the agents behind the gate on the valid split's suite whose DFR is "
+        "not above the agents' own (guard/threshold_sweep)"
+        if settings.threshold_objective == "valid_sr"
+        else "the best balanced accuracy on the valid split's clicks plus one null click on "
+        "text per valid page, letting at most guard_eval.max_fatal_error_rate of the "
+        "deceptive clicks through"
+    )
+    return (
+        "The confidence gate (a declared option, not the paper's gate, which lets a click "
+        "through when the generated label is 1): a click executes when P(L=1) of the label "
+        f"token reaches the threshold, tuned on the valid split by {how}; what it does on the "
+        "valid split's clicks plus one null click on text per valid page "
+        f"({profile} profile)"
+    )
 
 
 def oracle_metrics(summary: dict[str, dict]) -> dict:

@@ -107,6 +107,16 @@ OUTPUTS = [
     Output(("tables/guard/outcomes.{csv,md}",), "Table 17 (MetricTracker)", "guard_eval"),
     Output(("tables/guard/oracle.{csv,md}",), "— (not in the paper: oracle gates)", "guard_eval"),
     Output(("tables/guard/gate.{csv,md}",), "— (not in the paper: confidence gate)", "guard_eval"),
+    Output(
+        ("tables/guard/threshold_sweep.{csv,md}",),
+        "— (not in the paper: the confidence gate's tuning on the valid split)",
+        "guard_eval",
+    ),
+    Output(
+        ("tables/guard/transitions.{csv,md}",),
+        "— (not in the paper: task-by-task results with and without DUDE)",
+        "guard_eval",
+    ),
     Output(("metrics/guard.json",), "—", "guard_eval"),
     Output(("tables/ablations/stagewise.{csv,md}",), "Table 4", "ablations"),
     Output(("tables/ablations/reward.{csv,md}",), "Table 5", "ablations"),

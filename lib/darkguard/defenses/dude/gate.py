@@ -40,14 +40,13 @@ class DudeGate:
         self._shots: OrderedDict[int, tuple[Image.Image, Screenshot]] = OrderedDict()
 
     def review_many(self, proposals: list[tuple[Observation, Click]]) -> list[Verdict]:
-        views = [(self._shot(o.image), o.task, c.x, c.y) for o, c in proposals]
         if self.threshold is not None:
-            conversations = self.evaluator.view_conversations(views, self.experience)
-            probs, tokens = self.evaluator.label_probabilities(conversations)
+            probs, tokens = self.probabilities(proposals)
             return [
-                Verdict(allow=p[1] >= self.threshold, label=max(p, key=p.get), tokens=used)
+                threshold_verdict(p, self.threshold, used)
                 for p, used in zip(probs, tokens, strict=True)
             ]
+        views = [(self._shot(o.image), o.task, c.x, c.y) for o, c in proposals]
         _, outputs, tokens = self.evaluator.judge_views(views, self.experience)
         verdicts = []
         for output, used in zip(outputs, tokens, strict=True):
@@ -55,12 +54,26 @@ class DudeGate:
             verdicts.append(Verdict(allow=label == 1, label=label, tokens=used))
         return verdicts
 
+    def probabilities(
+        self, proposals: list[tuple[Observation, Click]]
+    ) -> tuple[list[dict[int, float]], list[int]]:
+        """P(L) of each proposed click (`Evaluator.label_probabilities`) and the tokens used."""
+        views = [(self._shot(o.image), o.task, c.x, c.y) for o, c in proposals]
+        conversations = self.evaluator.view_conversations(views, self.experience)
+        return self.evaluator.label_probabilities(conversations)
+
     def _shot(self, image: Image.Image) -> Screenshot:
         if id(image) not in self._shots:
             self._shots[id(image)] = (image, Screenshot(image, self.evaluator.max_pixels))
             while len(self._shots) > SHOTS_KEPT:
                 self._shots.popitem(last=False)
         return self._shots[id(image)][1]
+
+
+def threshold_verdict(probs: dict[int, float], threshold: float, tokens: int) -> Verdict:
+    """The confidence gate's verdict: allow when P(L = 1) reaches `threshold`; the label fed
+    back is the most probable one."""
+    return Verdict(allow=probs[1] >= threshold, label=max(probs, key=probs.get), tokens=tokens)
 
 
 def tune_threshold(

@@ -17,6 +17,7 @@ from darkguard import paths
 from darkguard.agents import Agent
 from darkguard.config import Config, GuardEvalParams, view
 from darkguard.defenses.dude.evaluator import Evaluator, evaluator_aids, tuned_spec
+from darkguard.defenses.dude.gate import DudeGate
 from darkguard.envs.ruc_static import task_suite
 from darkguard.io import InputError
 from darkguard.loop import T_MAX, run_episodes, run_journaled_on
@@ -27,6 +28,7 @@ from darkguard.models.identity import spec_identity
 from darkguard.models.registry import resolve_spec
 from darkguard.models.spec import ModelSpec
 from darkguard.ruc.validate import load_records
+from darkguard.stages.guard_eval import threshold as threshold_module
 from darkguard.stages.guard_eval.oracle import (
     Oracle,
     oracle_key,
@@ -35,10 +37,19 @@ from darkguard.stages.guard_eval.oracle import (
 from darkguard.stages.guard_eval.setups import (
     SetupsHere,
     gated_setup,
+    make_agent,
     oracle_setup,
     ruc_task_opener,
 )
-from darkguard.stages.guard_eval.threshold import tune_gate
+from darkguard.stages.guard_eval.threshold import (
+    allowing,
+    balanced_threshold,
+    best_threshold,
+    cached,
+    click_p1,
+    on_clicks,
+    sweep,
+)
 from darkguard.stages.stage1_grpo import stage_dir
 
 # The params.yaml keys the stage reads (dvc.yaml lists them as its `params`).
@@ -57,6 +68,8 @@ PARAMS = (
     "guard_eval.experience",
     "guard_eval.gate",
     "guard_eval.max_fatal_error_rate",
+    "guard_eval.threshold_objective",
+    "guard_eval.sweep_benign_allowed",
     "guard_eval.oracle",
     "parallel",
 )
@@ -149,6 +162,10 @@ def _code_identity() -> str:
     return digest.hexdigest()
 
 
+def _file_digest(path: str) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
 def guard_runs(
     agent_specs: list[ModelSpec],
     gates: list[Gate],
@@ -228,7 +245,9 @@ class GuardResult:
     suite: list[dict]
     experience: str | None
     runs: list[GuardRun]
-    thresholds: dict[str, dict[str, float]]  # confidence gates: label -> `tune_gate` result
+    thresholds: dict[str, dict[str, float]]  # confidence gates: label -> what its threshold does
+    sweeps: dict[str, list[dict]] = dataclasses.field(default_factory=dict)  # label -> valid sweep
+    valid_suite: list[dict] = dataclasses.field(default_factory=list)  # the sweeps' tasks
 
 
 def guard_dir() -> Path:
@@ -257,9 +276,12 @@ def run(cfg: Config) -> GuardResult:
         for name in settings.evaluators
     ]
     thresholds: dict[str, dict[str, float]] = {}
+    sweeps: dict[str, list[dict]] = {}
+    valid: list[dict] = []
     if settings.gate == "confidence":
-        gates, thresholds = confidence_gates(
-            gates, data_dir, settings.max_fatal_error_rate, cfg.base.seed
+        valid = task_suite(load_records(data_dir, "valid.json"), settings.per_domain, cfg.base.seed)
+        gates, thresholds, sweeps = confidence_gates(
+            gates, data_dir, settings, cfg.base.seed, agents, valid
         )
     oracle = settings.oracle
     if oracle.accuracies and oracle.agent not in settings.agents:
@@ -278,7 +300,7 @@ def run(cfg: Config) -> GuardResult:
         oracles={oracle.agent: oracles_of(oracle.accuracies, cfg.base.seed)},
         pool=pool_of(settings.workers, cfg.parallel),
     )
-    return GuardResult(settings, suite, experience, runs, thresholds)
+    return GuardResult(settings, suite, experience, runs, thresholds, sweeps, valid)
 
 
 def stage1_tuned(spec: ModelSpec) -> ModelSpec:
@@ -294,14 +316,77 @@ def stage1_tuned(spec: ModelSpec) -> ModelSpec:
 
 
 def confidence_gates(
-    gates: list[Gate], data_dir: Path, max_fatal: float, seed: int
-) -> tuple[list[Gate], dict[str, dict[str, float]]]:
-    """Each gate with its threshold tuned on the valid split (`threshold.tune_gate`)."""
-    out, tuned = [], {}
+    gates: list[Gate],
+    data_dir: Path,
+    settings: GuardEvalParams,
+    seed: int,
+    agents: list[ModelSpec],
+    valid_suite: list[dict],
+) -> tuple[list[Gate], dict[str, dict[str, float]], dict[str, list[dict]]]:
+    """Each gate with its threshold tuned on the valid split (`threshold`, by
+    `settings.threshold_objective`), what the threshold does on the valid clicks, and the sweep
+    of the `valid_sr` objective (agents on `valid_suite` at each candidate threshold). Kept in
+    `data/guard/threshold__<gate>.json` for the same settings, models and code."""
+    out, tuned, sweeps = [], {}, {}
     for gate in gates:
-        evaluator = Evaluator(
-            load_backend(gate.spec), evaluator_aids(gate.spec), gate.system_prompt
+        key = {
+            "gate": [spec_identity(gate.spec), gate.experience, gate.system_prompt],
+            "agents": [spec_identity(a) for a in agents],
+            "suite": [str(r["id"]) for r in valid_suite],
+            "settings": [
+                settings.threshold_objective,
+                settings.max_fatal_error_rate,
+                list(settings.sweep_benign_allowed),
+                settings.t_max,
+                settings.batch_tasks,
+                seed,
+            ],
+            "code": [_code_identity(), _file_digest(threshold_module.__file__)],
+        }
+        path = guard_dir() / f"threshold__{_slug(gate.label)}.json"
+        value = cached(
+            path, key, partial(_tune, gate, data_dir, settings, seed, agents, valid_suite)
         )
-        tuned[gate.label] = tune_gate(evaluator, gate.experience, data_dir, max_fatal, seed)
-        out.append(dataclasses.replace(gate, threshold=tuned[gate.label]["threshold"]))
-    return out, tuned
+        tuned[gate.label], sweeps[gate.label] = value["gate"], value["sweep"]
+        out.append(dataclasses.replace(gate, threshold=value["gate"]["threshold"]))
+    return out, tuned, sweeps
+
+
+def _tune(
+    gate: Gate,
+    data_dir: Path,
+    settings: GuardEvalParams,
+    seed: int,
+    agents: list[ModelSpec],
+    valid_suite: list[dict],
+) -> dict:
+    evaluator = Evaluator(load_backend(gate.spec), evaluator_aids(gate.spec), gate.system_prompt)
+    p1 = click_p1(evaluator, gate.experience, data_dir, seed)
+    balanced = balanced_threshold(p1, settings.max_fatal_error_rate)
+    rows: list[dict] = []
+    separation: dict[str, dict] = {}
+    threshold = balanced
+    if settings.threshold_objective == "valid_sr":
+        candidates = sorted({*allowing(p1, settings.sweep_benign_allowed), balanced})
+        dude = DudeGate(evaluator, gate.experience, gate.label)
+        named = [(a.name, make_agent(a)[0]) for a in agents]
+        rows, separation = sweep(
+            named,
+            dude,
+            ruc_task_opener(data_dir),
+            valid_suite,
+            candidates,
+            settings.t_max,
+            settings.batch_tasks,
+        )
+        threshold = best_threshold(rows)
+        for row in rows:
+            row.update(on_clicks(p1, row["threshold"]) if row["threshold"] is not None else {})
+    return {
+        "gate": {
+            "objective": settings.threshold_objective,
+            **on_clicks(p1, threshold),
+            "agent_proposals": separation,
+        },
+        "sweep": rows,
+    }
