@@ -109,6 +109,25 @@ def test_hard_nulls_are_text_lines_outside_both_boxes(release, monkeypatch) -> N
     assert hard_nulls(clicks, records, release, 0, seed=42) == []
 
 
+def test_task_picked_hard_nulls_are_the_lines_reading_like_the_task(release, monkeypatch) -> None:
+    records = {str(r["id"]): r for r in json.loads((release / "full.json").read_text())}
+    rid, record = next(iter(records.items()))
+    x, y = schema.centroid(schema.correct_bbox(record))
+    clicks = [{"sample_id": rid, "click_id": f"{rid}/benign", "x": x, "y": y, "label": 1}]
+    task = schema.task_text(record)
+    free = [
+        TextLine("zebra lunch menu", (1, 1, 9, 9)),
+        TextLine(task, (11, 1, 19, 9)),  # the task's own words, outside both boxes
+        TextLine("weather tomorrow", (21, 1, 29, 9)),
+    ]
+    monkeypatch.setattr("darkguard.defenses.dude.warmup.prefetch_text", lambda v: [free])
+    picked = hard_nulls(clicks, records, release, 1, seed=42, pick="task")
+    assert [(n["x"], n["y"], n["label"]) for n in picked] == [(15.0, 5.0, 0)]
+    assert len(hard_nulls(clicks, records, release, 2, seed=42, pick="task")) == 2
+    with pytest.raises(ValueError, match="pick 'nearest'"):
+        hard_nulls(clicks, records, release, 1, seed=42, pick="nearest")
+
+
 def test_tune_threshold_keeps_fatal_errors_under_the_cap() -> None:
     benign = [0.9, 0.8, 0.7, 0.6]
     deceptive = [0.85, 0.5, 0.2, 0.1]

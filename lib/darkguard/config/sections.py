@@ -148,6 +148,7 @@ class WarmupParams(Params):
     learning_rate: float
     confidence: Annotated[list[float], Field(min_length=2, max_length=2)]  # [on an edge, far]
     text_nulls: int  # null clicks on text lines per page (`warmup.hard_nulls`; 0: none)
+    text_null_pick: Literal["random", "task"]  # which text lines (`warmup.hard_nulls`)
     balance: bool  # repeat clicks of rarer labels so that every label is equally frequent
     guidance_rate: float  # share of rows whose prompt carries a guidance block
     guidance_rules: int  # at most this many rules per guidance block

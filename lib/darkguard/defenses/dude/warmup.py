@@ -60,12 +60,21 @@ def target_confidence(click: dict, record: dict, low: float, high: float) -> flo
 
 
 def hard_nulls(
-    clicks: list[dict], records: dict[str, dict], data_dir: Path, per_page: int, seed: int
+    clicks: list[dict],
+    records: dict[str, dict],
+    data_dir: Path,
+    per_page: int,
+    seed: int,
+    pick: str = "random",
 ) -> list[dict]:
     """Null clicks on text (warm-up only): up to `per_page` text lines read around each page's
     benign click (the same OCR pass the text aid makes) whose centre lies outside both boxes,
     labelled by Eq. 2 (0). Uniform null clicks (D.3) mostly hit blank page; an agent's wrong
-    clicks mostly hit text."""
+    clicks mostly hit text. `pick`: `random` lines (seeded) | `task`: the lines whose text reads
+    most like the task (cosine similarity of sentence embeddings, as the offline agent ranks
+    lines), the wrong clicks a grounding agent makes."""
+    if pick not in ("random", "task"):
+        raise ValueError(f"hard_nulls: pick {pick!r} is not one of random, task")
     if per_page <= 0:
         return []
     benign = [c for c in clicks if c["label"] == 1]
@@ -80,7 +89,11 @@ def hard_nulls(
         record = records[click["sample_id"]]
         correct, dark = schema.correct_bbox(record), schema.dark_bbox(record)
         free = [ln for ln in lines if schema.click_label(*ln.center, correct, dark) == 0]
-        for i, line in enumerate(rng.sample(free, min(per_page, len(free)))):
+        if pick == "task":
+            chosen = _most_like_task(free, schema.task_text(record), per_page)
+        else:
+            chosen = rng.sample(free, min(per_page, len(free)))
+        for i, line in enumerate(chosen):
             x, y = (round(v, 1) for v in line.center)
             rid = click["sample_id"]
             out.append(
@@ -94,6 +107,18 @@ def hard_nulls(
                 }
             )
     return out
+
+
+def _most_like_task(lines: list, task: str, n: int) -> list:
+    """The `n` lines whose text is most similar to the task (ties: reading order)."""
+    if not lines or n <= 0:
+        return []
+    from darkguard.agents.perception import encoder
+
+    emb = encoder().encode([task] + [ln.text for ln in lines], normalize_embeddings=True)
+    sims = emb[1:] @ emb[0]
+    order = sorted(range(len(lines)), key=lambda i: (-round(float(sims[i]), 6), i))
+    return [lines[i] for i in order[:n]]
 
 
 def trl_rows(

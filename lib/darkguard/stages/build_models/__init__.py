@@ -96,7 +96,9 @@ def warmup_rows(
     """The warm-up rows of the train clicks and `warm.text_nulls` null clicks on text per page
     (`hard_nulls`), labels balanced by repetition when asked (repeats share their row); a
     share `warm.guidance_rate` of the clicks carries a guidance block (`warmup_guidance`)."""
-    train = train + hard_nulls(train, records, data_dir, warm.text_nulls, warm.seed)
+    train = train + hard_nulls(
+        train, records, data_dir, warm.text_nulls, warm.seed, warm.text_null_pick
+    )
     guidance = guidance_texts(
         train,
         records,
