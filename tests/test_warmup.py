@@ -24,6 +24,7 @@ def warmup(**changes) -> WarmupParams:
         "learning_rate": 5e-4,
         "confidence": [0.8, 0.8],
         "text_nulls": 0,
+        "text_null_pick": "random",
         "balance": True,
         "guidance_rate": 0.0,
         "guidance_rules": 3,
