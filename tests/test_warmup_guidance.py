@@ -94,3 +94,38 @@ def test_guidance_corpus_parses_like_the_rules() -> None:
     corpus = guidance_corpus()
     assert len(corpus) == 4 * 3 * 2 * 9 - 3 * 2 * 9  # (predicted incl. unreadable) x truth, p != t
     assert all(parsed(line) for line in corpus)
+
+
+def test_passes_over_clicks_that_revisit_pages_equal_one_click_at_a_time(release) -> None:
+    """The facts and conversations of a list that revisits pages (train clicks, then their
+    pages' text nulls) are built page by page (`page_order`) and returned in list order: each
+    equals the one built for that click alone."""
+    from darkguard.defenses.dude.evaluator import click_conversations
+    from darkguard.defenses.dude.inputs import ObservationAids
+    from darkguard.ruc.clicks import page_order
+
+    clicks, records = fixture_clicks(release)
+    revisit = clicks + clicks[::-1]
+    order = page_order(revisit, records)
+    pages = [records[revisit[i]["sample_id"]]["image_path"] for i in order]
+    assert sorted(order) == list(range(len(revisit)))
+    runs = [page for i, page in enumerate(pages) if i == 0 or page != pages[i - 1]]
+    assert len(runs) == len(set(runs)) > 1  # each page's clicks together, pages once each
+    assert clicks_facts(revisit, records, release) == [
+        clicks_facts([c], records, release)[0] for c in revisit
+    ]
+    aids = ObservationAids(zoom=True, ocr=False)
+    together = click_conversations(release, revisit, records, None, aids, 65536)
+    for click, conversation in zip(revisit, together, strict=True):
+        (alone,) = click_conversations(release, [click], records, None, aids, 65536)
+        assert _pixels(conversation) == _pixels(alone)
+
+
+def _pixels(conversation: list) -> list:
+    """A conversation with its images as bytes (PIL images compare by identity)."""
+    return [
+        [p["image"].tobytes() if p["type"] == "image" else p for p in m["content"]]
+        if isinstance(m["content"], list)
+        else m["content"]
+        for m in conversation
+    ]

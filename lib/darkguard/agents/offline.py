@@ -15,7 +15,7 @@ from PIL import Image
 
 from darkguard import paths
 from darkguard.agents import Rejection
-from darkguard.agents.perception import TextLine, encoder, read_lines, read_lines_many
+from darkguard.agents.perception import TextLine, read_lines, read_lines_many, similarity_to
 from darkguard.models.parsing import AgentOutput, Click, ParseFailure
 
 LINES_VERSION = 1  # bump when what PP-OCR returns for a page changes (engine, parameters)
@@ -48,8 +48,7 @@ class OfflineAgent:
             if not lines:
                 self._cache[key] = []
                 return []
-            emb = encoder().encode([task] + [ln.text for ln in lines], normalize_embeddings=True)
-            sims = emb[1:] @ emb[0]
+            sims = similarity_to(task, lines)
             ax, ay = lines[int(np.argmax(sims))].center
             scored = []
             for sim, line in zip(sims, lines, strict=True):

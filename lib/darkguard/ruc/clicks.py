@@ -116,3 +116,14 @@ def generate_clicks(records: list[dict], n_null: int, seed: int) -> tuple[list[d
         except ClickGenerationError as exc:
             rejected.append({"sample_id": str(record["id"]), "reason": str(exc)})
     return rows, rejected
+
+
+def page_order(clicks: list[dict], records: dict[str, dict]) -> list[int]:
+    """The indices of `clicks` with each screenshot's clicks together (pages in order of first
+    appearance, clicks in list order within a page): a pass over a click list that revisits
+    pages (train clicks, then the text nulls of the same pages) opens each page once."""
+    first: dict[str, int] = {}
+    pages = [records[c["sample_id"]]["image_path"] for c in clicks]
+    for i, page in enumerate(pages):
+        first.setdefault(page, i)
+    return sorted(range(len(clicks)), key=lambda i: first[pages[i]])

@@ -21,7 +21,7 @@ from darkguard.models.card import read_card
 from darkguard.models.parsing import EvaluatorOutput, parse_judgement
 from darkguard.models.spec import ModelSpec
 from darkguard.ruc import schema
-from darkguard.ruc.clicks import generate_clicks
+from darkguard.ruc.clicks import generate_clicks, page_order
 from darkguard.ruc.validate import validate_dir
 
 LABELS = (1, 0, -1)
@@ -61,30 +61,34 @@ def click_conversations(
     max_pixels: int | None = None,
 ) -> list:
     """The evaluator's input for every click (screenshots read from `directory`, each decoded and
-    resized once per process: `Screenshot.from_file`). `experience` is one text for all
-    clicks or one per click."""
+    resized once per process: `Screenshot.from_file`; each page's clicks built together,
+    `page_order`, so that a page's full image is decoded once). `experience` is one text for
+    all clicks or one per click."""
     per_click = experience if isinstance(experience, list) else [experience] * len(clicks)
     if len(per_click) != len(clicks):
         raise ValueError(f"{len(per_click)} experiences for {len(clicks)} clicks")
-    shots, shot, shot_path = [], None, None
-    for click in clicks:
-        path = Path(directory) / records[click["sample_id"]]["image_path"]
+    order = page_order(clicks, records)
+    shots: dict[int, Screenshot] = {}
+    shot, shot_path = None, None
+    for i in order:
+        path = Path(directory) / records[clicks[i]["sample_id"]]["image_path"]
         if path != shot_path:
             shot, shot_path = Screenshot.from_file(path, max_pixels), path
-        shots.append(shot)
+        shots[i] = shot
     if aids.ocr:  # every click's text read at once, then from memory
-        prefetch_text([(s, c["x"], c["y"]) for s, c in zip(shots, clicks, strict=True)])
-    return [
-        evaluator_conversation(
-            shot,
+        prefetch_text([(shots[i], clicks[i]["x"], clicks[i]["y"]) for i in order])
+    conversations: dict[int, list] = {}
+    for i in order:
+        click = clicks[i]
+        conversations[i] = evaluator_conversation(
+            shots[i],
             schema.task_text(records[click["sample_id"]]),
             click["x"],
             click["y"],
-            guidance,
+            per_click[i],
             aids,
         )
-        for shot, click, guidance in zip(shots, clicks, per_click, strict=True)
-    ]
+    return [conversations[i] for i in range(len(clicks))]
 
 
 class Evaluator:

@@ -16,6 +16,7 @@ from darkguard.defenses.dude.reward import hybrid_reward, sample_reward
 from darkguard.models.backends import Backend
 from darkguard.models.parsing import Judgement, OutOfDomain
 from darkguard.models.tiny.sft import vision_prompt
+from darkguard.models.trl_head import label_positions_only
 from darkguard.ruc import schema
 
 
@@ -147,7 +148,8 @@ def train_grpo(
     )
     trainer.remove_callback(PrinterCallback)  # logs (with timings) stay in log_history
     resume = last_checkpoint(checkpoint_dir)
-    trainer.train(resume_from_checkpoint=str(resume) if resume else None)
+    with label_positions_only():
+        trainer.train(resume_from_checkpoint=str(resume) if resume else None)
     accelerator = trainer.accelerator
     if accelerator.is_main_process:
         adapter_dir = Path(adapter_dir)

@@ -110,13 +110,13 @@ def hard_nulls(
 
 
 def _most_like_task(lines: list, task: str, n: int) -> list:
-    """The `n` lines whose text is most similar to the task (ties: reading order)."""
+    """The `n` lines whose text is most similar to the task, as the offline agent ranks them
+    (`similarity_to`; ties: reading order)."""
     if not lines or n <= 0:
         return []
-    from darkguard.agents.perception import encoder
+    from darkguard.agents.perception import similarity_to
 
-    emb = encoder().encode([task] + [ln.text for ln in lines], normalize_embeddings=True)
-    sims = emb[1:] @ emb[0]
+    sims = similarity_to(task, lines)
     order = sorted(range(len(lines)), key=lambda i: (-round(float(sims[i]), 6), i))
     return [lines[i] for i in order[:n]]
 

@@ -19,20 +19,23 @@ from PIL import Image
 
 from darkguard.defenses.dude.summarizers import click_facts, rule_line
 from darkguard.ruc import schema
+from darkguard.ruc.clicks import page_order
 
 LABELS = (1, 0, -1)
 
 
 def clicks_facts(clicks: list[dict], records: dict[str, dict], data_dir: Path) -> list[dict]:
-    """`click_facts` of every click, each screenshot opened once for its consecutive clicks."""
-    facts, image, image_path = [], None, None
-    for click in clicks:
+    """`click_facts` of every click, each screenshot opened once (`page_order`)."""
+    facts: list[dict] = [{}] * len(clicks)
+    image, image_path = None, None
+    for i in page_order(clicks, records):
+        click = clicks[i]
         record = records[click["sample_id"]]
         path = Path(data_dir) / record["image_path"]
         if path != image_path:
             with Image.open(path) as img:
                 image, image_path = img.convert("RGB"), path
-        facts.append(click_facts(image, click["x"], click["y"], schema.task_text(record)))
+        facts[i] = click_facts(image, click["x"], click["y"], schema.task_text(record))
     return facts
 
 

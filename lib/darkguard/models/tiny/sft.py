@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from darkguard.models.backends import Conversation
+from darkguard.models.trl_head import label_positions_only
 
 
 def vision_prompt(conversation: Conversation) -> dict:
@@ -66,7 +67,8 @@ def warm_up(model_dir: Path, out_dir: Path, rows: list[dict], params: Any) -> li
             processing_class=processor,
         )
         trainer.remove_callback(PrinterCallback)  # logs (with timings) stay in log_history
-        trainer.train()
+        with label_positions_only():
+            trainer.train()
     out_dir = Path(out_dir)
     trainer.model.save_pretrained(out_dir)
     processor.save_pretrained(out_dir)
