@@ -25,8 +25,8 @@ class TextLine:
 
 
 # onnxruntime's memory arena (rapidocr turns it off) reuses buffers across the recognizer's
-# batches of varying width: the same lines, a page read ~10% faster (2.10 -> 1.89 s on one thread,
-# 12 pages; `benchmarks/bench_ocr.py`).
+# batches of varying width: the same lines, a page read ~5% faster on one thread (2.74 -> 2.55 s
+# and 2.21 -> 2.11 s over two sets of 12 train pages; `benchmarks/results/perception_speed.md`).
 OCR_PARAMS = {
     "Global.use_cls": False,
     "Global.log_level": "error",
