@@ -38,3 +38,11 @@ def die_on_three(state: Counter, unit: int) -> int:
         os._exit(9)  # the worker process dies without a word
     time.sleep(0.2)
     return unit
+
+
+def bulky_die_on_three(state: Counter, unit: int) -> bytes:
+    """Four megabytes per unit, and unit 3 kills its worker at once: the worker dies while its
+    previous result may still be on its way to the caller."""
+    if unit == 3:
+        os._exit(9)
+    return bytes([unit]) * (4 << 20)

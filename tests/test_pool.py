@@ -10,7 +10,7 @@ from functools import partial
 import pytest
 
 from darkguard.loop.pool import IN_PROCESS, Pool, WorkerError, run_units
-from tests.pool_work import Counter, die_on_three, fail_on_three, square
+from tests.pool_work import Counter, bulky_die_on_three, die_on_three, fail_on_three, square
 
 
 def collect(pool: Pool, work=square, units=range(8), marks: str | None = None):
@@ -59,6 +59,16 @@ def test_a_dead_workers_unit_comes_back_to_the_caller() -> None:
     assert 3 in left  # the unit that killed its worker
     assert sorted([*got, *left]) == list(range(6))  # nothing lost, nothing twice
     assert not set(got) & set(left)
+
+
+@pytest.mark.slow
+def test_a_worker_dying_mid_transfer_does_not_stall_the_others() -> None:
+    """Workers share no lock: one killed while its last result is still in flight leaves the
+    other free to deliver the rest (with shared queues this waited for ever)."""
+    for _ in range(3):
+        got, left = collect(Pool(2), bulky_die_on_three, range(8))
+        assert 3 in left and sorted([*got, *left]) == list(range(8))
+        assert all(got[i] == bytes([i]) * (4 << 20) for i in got)  # whole results only
 
 
 def test_a_pool_refuses_nonsense() -> None:

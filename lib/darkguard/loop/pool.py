@@ -22,7 +22,7 @@ import multiprocessing
 import traceback
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from queue import Empty
+from multiprocessing import connection
 from typing import Any, Literal
 
 from darkguard.config import ParallelParams
@@ -101,67 +101,84 @@ class WorkerError(RuntimeError):
 
 
 # processes of this machine
+#
+# Each worker has its own pipe to the caller, and the caller hands it one unit at a time. Workers
+# share no lock: with shared queues, a worker killed while its feeder thread held the queue's
+# write lock (an OOM kill, a crashed extension, `os._exit`) would leave every other worker's
+# result unsendable and the run waiting for ever. Here a dead worker only closes its own pipe.
 
 
-def _process_worker(make_state, work, tasks, results) -> None:
+def _process_worker(make_state, work, conn) -> None:
     import torch
 
     torch.set_num_threads(1)  # one core per worker; the same arithmetic in every worker
     try:
         state = make_state()
     except BaseException:
-        results.put(("error", -1, traceback.format_exc()))
+        conn.send(("error", -1, traceback.format_exc()))
         return
     try:
-        while (item := tasks.get()) is not None:
+        while (item := conn.recv()) is not None:
             index, unit = item
             try:
-                results.put(("done", index, work(state, unit)))
+                result = work(state, unit)
             except BaseException:
-                results.put(("error", index, traceback.format_exc()))
+                conn.send(("error", index, traceback.format_exc()))
                 return
+            conn.send(("done", index, result))
     finally:
         _close(state)
-        results.put(("exit", -1, None))
 
 
 def _run_processes(make_state, work, units, workers: int, deliver: Deliver) -> list[int]:
     ctx = multiprocessing.get_context("spawn")
-    tasks, results = ctx.Queue(), ctx.Queue()
-    count = min(workers, len(units))
-    for item in enumerate(units):
-        tasks.put(item)
-    for _ in range(count):
-        tasks.put(None)
-    procs = [
-        ctx.Process(target=_process_worker, args=(make_state, work, tasks, results), daemon=True)
-        for _ in range(count)
-    ]
-    for proc in procs:
+    queue = list(enumerate(units))[::-1]  # popped from the end: unit 0 first
+    procs, busy = {}, {}  # pipe -> its process; pipe -> the index of the unit it is running
+    for _ in range(min(workers, len(units))):
+        conn, child = ctx.Pipe()
+        proc = ctx.Process(target=_process_worker, args=(make_state, work, child), daemon=True)
         proc.start()
-    pending, running, finished = set(range(len(units))), count, False
+        child.close()  # the worker's end lives in the worker only: its death reads as EOF here
+        procs[conn] = proc
+    left: list[int] = []
+    finished = False
+
+    def hand_out(conn) -> None:
+        if not queue:
+            conn.send(None)  # nothing left: the worker closes its state and exits
+            return
+        index, unit = queue.pop()
+        try:
+            conn.send((index, unit))
+        except OSError:  # the worker died before taking it
+            left.append(index)
+            return
+        busy[conn] = index
+
     try:
-        while running and pending:
-            try:
-                kind, index, payload = results.get(timeout=5)
-            except Empty:
-                if not any(p.is_alive() for p in procs):
-                    break  # every worker died: the caller runs what is left
-                continue
-            if kind == "error":
-                raise WorkerError(f"a worker failed on unit {index}:\n{payload}")
-            if kind == "exit":
-                running -= 1
-            else:
-                pending.discard(index)
-                deliver(index, payload)
+        for conn in procs:
+            hand_out(conn)
+        while busy:
+            for conn in connection.wait(list(busy)):
+                index = busy.pop(conn)
+                try:
+                    kind, done, payload = conn.recv()
+                except (EOFError, OSError):
+                    left.append(index)  # the worker died on this unit: its unit and no more
+                    continue
+                if kind == "error":
+                    raise WorkerError(f"a worker failed on unit {done}:\n{payload}")
+                deliver(done, payload)
+                hand_out(conn)
+        left += [index for index, _ in queue]  # every worker died before taking them
         finished = True
     finally:
-        for proc in procs:  # done: let them close their states; failed: stop them now
+        for conn, proc in procs.items():  # done: let them close their states; failed: stop them
             proc.join(timeout=30 if finished else 0)
             if proc.is_alive():
                 proc.terminate()
-    return sorted(pending)
+            conn.close()
+    return sorted(left)
 
 
 # Ray
