@@ -145,7 +145,8 @@ def _run_processes(make_state, work, units, workers: int, deliver: Deliver) -> l
 
     def hand_out(conn) -> None:
         if not queue:
-            conn.send(None)  # nothing left: the worker closes its state and exits
+            with contextlib.suppress(OSError):  # a worker already gone needs no word to stop
+                conn.send(None)  # nothing left: the worker closes its state and exits
             return
         index, unit = queue.pop()
         try:
