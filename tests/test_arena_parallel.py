@@ -5,6 +5,7 @@ a served model (the local mock) overlap their requests while each keeps its own 
 from __future__ import annotations
 
 import re
+import threading
 import time
 from functools import partial
 from urllib.parse import urlsplit
@@ -64,10 +65,19 @@ def step_of(body: dict) -> tuple[int, int]:
 
 def test_concurrent_llm_episodes_overlap_and_keep_their_order(monkeypatch) -> None:
     server = MockServer()
+    seen, all_began = set(), threading.Event()
 
     def respond(body: dict):
+        trip, step = step_of(body)
+        seen.add(trip)
+        if len(seen) == 3:
+            all_began.set()
+        # Concurrent episodes all reach here before any is answered, however slowly their
+        # workers start; episodes run one after another would keep the first waiting 30 s
+        # and end before the next began (the check below fails then).
+        all_began.wait(30)
         time.sleep(0.3)  # a served model takes a while: concurrent episodes overlap
-        return server.reply(PLAN[step_of(body)[1]])
+        return server.reply(PLAN[step])
 
     server.respond = respond
     monkeypatch.setenv("ARENA_TEST_KEY", "sk-arena-test")

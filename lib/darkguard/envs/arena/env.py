@@ -112,7 +112,7 @@ class ArenaEnv:
         self._watching: set[str] = set(watch)
         self._origins: set[str] = set()  # storage to clear before the next episode
         self._home = None  # the kept tab and its DevTools session
-        self._hung = False  # a step timed out: the tab is not kept
+        self._hung = False  # a step timed out: the browser is not kept (see `reset`)
 
     # -- browser lifetime -------------------------------------------------------------------
     def _ensure_browser(self) -> None:
@@ -131,7 +131,9 @@ class ArenaEnv:
         self._watching = set()
 
     def close(self) -> None:
-        self._close_context()
+        if not self._hung:  # a hung tab's context may never close: the browser takes it along
+            self._close_context()
+        self._hung = False
         self.restart_browser()
         if self._pw is not None:
             self._pw.stop()
@@ -190,16 +192,14 @@ class ArenaEnv:
     def _wipe_tab(self) -> None:
         """The kept tab as a new one would be: other tabs closed, the cookies and every origin's
         storage of the last episode (session storage included: it belongs to the tab) cleared;
-        `reset` then drops its history. A tab whose page hung is replaced."""
+        `reset` then drops its history. A closed tab is replaced."""
         page, cdp = self._home
         for other in self._context.pages:
             if other is not page:
                 with contextlib.suppress(PlaywrightError):
                     other.close()
-        if page.is_closed() or self._hung:
-            with contextlib.suppress(PlaywrightError):
-                page.close()
-            self._home, self._hung = self._new_home(), False
+        if page.is_closed():
+            self._home = self._new_home()
             return
         self._context.clear_cookies()
         for origin in sorted(self._origins):
@@ -213,6 +213,13 @@ class ArenaEnv:
         self._origins.clear()
 
     def reset(self, task: Task) -> PageObservation:
+        if self._hung:
+            # After a step timed out the tab may still be waiting for its page. Closing the tab or
+            # its context then hangs (Chromium via Playwright, when the late response commits
+            # while they close; no timeout applies), so the browser is replaced instead: closing
+            # a launched browser ends its process.
+            self._hung = False
+            self.restart_browser()
         self._ensure_browser()
         self.task, self.steps, self.answer = task, 0, ""
         self._facts, self._guard = EpisodeFacts(), RequestGuard()
