@@ -46,7 +46,7 @@ def main() -> None:
     from darkguard.stages.build_models import tokenizer_corpus, warmup_rows
 
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--evaluator", default="evaluator-small")
+    parser.add_argument("--evaluator", default="evaluator-large")
     parser.add_argument("--rate", type=float, action="append")
     parser.add_argument(
         "--own-rate", type=float, action="append", help="warm-up guidance_own_rate (params')"

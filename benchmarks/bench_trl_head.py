@@ -4,7 +4,7 @@ as `build_models` builds them, from the train clicks), `--steps` steps from the 
 model, once with trl's own choice on a CPU (every position projected) and once with the compact
 path, timed around the training alone.
 
-    .venv/bin/python benchmarks/bench_trl_head.py [--steps 40] [--evaluator evaluator-small]
+    .venv/bin/python benchmarks/bench_trl_head.py [--steps 40] [--evaluator evaluator-large]
 
 Prints one JSON line per setting: training seconds and the logged losses; then the largest
 difference between the two settings' logged losses. Models go to a temporary folder.
@@ -35,7 +35,7 @@ def main() -> None:
 
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--steps", type=int, default=40)
-    parser.add_argument("--evaluator", default="evaluator-small")
+    parser.add_argument("--evaluator", default="evaluator-large")
     args = parser.parse_args()
     params = load_config().for_profile("tiny").build_models
     data = paths.resolve(load_config().data.out_dir)

@@ -45,7 +45,7 @@ def main() -> None:
     from darkguard.stages.guard_eval.threshold import sweep
 
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--evaluator", default="evaluator-small")
+    parser.add_argument("--evaluator", default="evaluator-large")
     parser.add_argument("--agent", default="offline_agent")
     parser.add_argument("--pick", action="append", help="random | task (repeatable)")
     args = parser.parse_args()
@@ -56,7 +56,7 @@ def main() -> None:
     agent_spec = resolve_spec(args.agent, "agent", cfg)
     agent = setups.make_agent(agent_spec)[0]
     opener = setups.ruc_task_opener(data)
-    base_spec = resolve_spec("evaluator_small", "evaluator", cfg)
+    base_spec = resolve_spec(args.evaluator.replace("-", "_"), "evaluator", cfg)
     for pick in args.pick or ["random", "task"]:
         params = build.model_copy(
             update={

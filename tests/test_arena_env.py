@@ -96,58 +96,95 @@ def test_requests_to_other_hosts_are_blocked_and_counted(tmp_path) -> None:
     assert outcome.blocked_requests == 1 and not outcome.success
 
 
-def test_a_hung_page_times_out_the_step() -> None:
-    """The step gives up after its timeout, before the page answers: the page answers only
-    when the test lets it (or after 60 s), so the check does not hang on how busy the machine
-    is, only on whether the step waited for the answer."""
-    app = Flask("hang")
-    release, answered = threading.Event(), threading.Event()
+class HeldSite:
+    """A local site whose `/slow` page answers only when the test lets it (`release`, or after
+    60 s): checks then depend on what the browser did, not on how busy the machine is. `/` holds
+    `index` (HTML)."""
 
-    @app.get("/")
-    def index():
-        return '<a href="/slow">Slow page</a>'
+    def __init__(self, index: str) -> None:
+        self.asked, self.release, self.answered = (threading.Event() for _ in range(3))
+        app = Flask("held")
+        app.add_url_rule("/", "index", lambda: index)
+        app.add_url_rule("/slow", "slow", self._slow)
+        self.server = make_server("127.0.0.1", 0, app, threaded=True)
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        (task,) = load_task_file(FIXTURE / "tasks.yaml")
+        self.task = type(task)(**{**task.__dict__, "start": "/"})
+        self.origin = f"http://127.0.0.1:{self.server.server_port}"
 
-    @app.get("/slow")
-    def slow():
-        release.wait(60)
-        answered.set()
+    def _slow(self) -> str:
+        self.asked.set()
+        self.release.wait(60)
+        self.answered.set()
         return "late"
 
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    (task,) = load_task_file(FIXTURE / "tasks.yaml")
-    task = type(task)(**{**task.__dict__, "start": "/"})
-    env = ArenaEnv(f"http://127.0.0.1:{server.server_port}", step_timeout_s=1.5)
+    def close(self) -> None:
+        self.release.set()
+        self.server.shutdown()
+
+
+def test_a_hung_page_times_out_the_step() -> None:
+    """The step gives up after its timeout, before the page answers (it answers only when the
+    test lets it), and the late answer arriving while the hung tab is let go hangs nothing."""
+    site = HeldSite('<a href="/slow">Slow page</a>')
+    env = ArenaEnv(site.origin, step_timeout_s=1.5)
     try:
-        obs = env.reset(task)
+        obs = env.reset(site.task)
         start = time.perf_counter()
         with pytest.raises(StepTimeout):
             env.step(Click(by_name(obs, "Slow page").index))
-        assert not answered.is_set()  # it gave up on its own, not when the page answered
+        assert not site.answered.is_set()  # it gave up on its own, not when the page answered
         assert time.perf_counter() - start >= 1.5
-        release.set()  # its answer arriving while the tab is let go once hung the reset
-        obs = env.reset(task)
+        site.release.set()  # its answer arriving while the tab is let go once hung the reset
+        obs = env.reset(site.task)
         assert by_name(obs, "Slow page")  # the next episode gets a working tab
-        release.clear()
+        site.release.clear()
         with pytest.raises(StepTimeout):
             env.step(Click(by_name(obs, "Slow page").index))
-        release.set()  # ... and the close at the end of a run
+        site.release.set()  # ... and the close at the end of a run
     finally:
-        release.set()
         env.close()
-        server.shutdown()
+        site.close()
+
+
+def test_a_tab_still_loading_when_the_episode_ends_stays_in_its_episode() -> None:
+    """A page that opens a second tab after the step has settled (a delayed pop-up) onto a page
+    still loading when the episode ends. Its answer arrives as the next episode begins: this
+    once hung the reset (a tab closed mid-navigation), and a pop-up whose page had not arrived
+    yet (Playwright does not list it) could open in the next episode and take over its tab."""
+    site = HeldSite(
+        "<button onclick=\"setTimeout(() => window.open('/slow'), 300)\">Later</button>"
+    )
+    env = ArenaEnv(site.origin, step_timeout_s=5)
+    try:
+        obs = env.reset(site.task)
+        env.step(Click(by_name(obs, "Later").index))
+        deadline = time.monotonic() + 30
+        while not site.asked.is_set() and time.monotonic() < deadline:
+            env.page.wait_for_timeout(50)  # the pop-up opens after the step has ended
+        assert site.asked.is_set() and not site.answered.is_set()
+        site.release.set()  # the pop-up's page arrives as the next episode begins
+        obs = env.reset(site.task)
+        site.answered.wait(30)
+        env.page.wait_for_timeout(500)  # time for a late tab to show up in this episode
+        assert by_name(obs, "Later") and env.page.url == site.origin + "/"
+        assert env.page.context.pages == [env.page]
+    finally:
+        env.close()
+        site.close()
 
 
 def test_each_episode_starts_as_in_a_new_tab() -> None:
     """The kept tab carries nothing over: no scratchpad text (session storage), no cookies (the
-    app's episode state), no history to go back to."""
+    app's episode state), no history to go back to. It is kept, not replaced (a new tab costs a
+    renderer process), while the episode opened no other tab."""
 
     task = load_tasks("trickyarena_single").tasks[0]
     with Served([task.app]) as served:
         env = ArenaEnv(served.origin)
         try:
             first = env.reset(task)
+            tab = env.page
             pad = next(
                 e for e in first.elements if e.role == "textbox" and "scratch" in e.name.lower()
             )
@@ -155,6 +192,7 @@ def test_each_episode_starts_as_in_a_new_tab() -> None:
             assert typed.elements[pad.index].state["value"] == "left over"
             assert env.step(Goto("/")).url != first.url  # a second page in the history
             again = env.reset(task)
+            assert env.page is tab and not tab.is_closed()
             assert again.elements[pad.index].state["value"] == ""
             assert env.step(Back()).url == again.url
         finally:

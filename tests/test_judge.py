@@ -253,11 +253,11 @@ def test_cli_judge_defaults_to_the_guards_evaluator(
 ) -> None:
     data, _ = workdirs
     (data / "models").mkdir(parents=True)
-    (data / "models" / "evaluator-small").symlink_to(tiny_model)  # the tiny default_evaluator
+    (data / "models" / "evaluator-large").symlink_to(tiny_model)  # the tiny default_evaluator
     args = ["judge", "--data", str(release), "--limit", "4"]
     assert main(args) == 0  # Stage 1 not trained: the evaluator as built
     text = capsys.readouterr().out
-    assert "evaluator evaluator_small (the profile's default), adapter none" in text
+    assert "evaluator evaluator_large (the profile's default), adapter none" in text
     assert "on 4 clicks" in text and "accuracy (pass rate)" in text
 
     save_adapter(tiny_model, data / "stage1" / "adapter")
@@ -265,15 +265,15 @@ def test_cli_judge_defaults_to_the_guards_evaluator(
     assert main([*args, "--out", str(out)]) == 0  # trained: with the Stage-1 adapter
     text = capsys.readouterr().out
     expected = (
-        "evaluator evaluator_small+stage1 (the profile's default), adapter data/stage1/adapter"
+        "evaluator evaluator_large+stage1 (the profile's default), adapter data/stage1/adapter"
     )
     assert expected in text
     metrics = json.loads(out.read_text())
-    assert metrics["evaluator"] == "evaluator_small+stage1"
+    assert metrics["evaluator"] == "evaluator_large+stage1"
     assert metrics["adapter"] == "data/stage1/adapter"
 
     assert main([*args, "--adapter", "none"]) == 0  # the evaluator alone on request
-    assert "evaluator evaluator_small (the profile's default), adapter none" in (
+    assert "evaluator evaluator_large (the profile's default), adapter none" in (
         capsys.readouterr().out
     )
     spec = ["--evaluator", str(tiny_model), "--adapter", str(data / "stage1" / "adapter")]

@@ -34,10 +34,10 @@ from darkguard.models.identity import weights_hash
 from darkguard.models.parsing import Click as PointClick
 from darkguard.models.spec import ModelSpec
 
-MODEL = "data/models/evaluator-small"  # params.yaml: models.tiny.evaluator_small
+MODEL = "data/models/evaluator-large"  # params.yaml: models.tiny.evaluator_large
 ADAPTER = "data/stage1/adapter"  # the stage1_grpo stage's LoRA adapter
 EXPERIENCE = "data/stage2/experience.txt"  # params.yaml: guard_eval.experience
-BATCH_SIZE, MAX_NEW_TOKENS = 16, 24  # params.yaml: models.tiny.evaluator_small
+BATCH_SIZE, MAX_NEW_TOKENS = 16, 24  # params.yaml: models.tiny.evaluator_large
 
 EXPERIENCE_HEADING = "[IMPORTANT GUIDANCE] Experience from earlier clicks on deceptive interfaces:"
 EXPERIENCE_END = "[END OF GUIDANCE]"
@@ -55,7 +55,7 @@ def evaluator_spec(model: str | Path = MODEL, adapter: str | Path | None = ADAPT
             f"{folder / 'config.json'}: no built evaluator for DUDE-S2 (run the build_models "
             "stage, or pass the model folder)"
         )
-    name = "evaluator_small" if folder == paths.resolve(MODEL) else folder.name
+    name = "evaluator_large" if folder == paths.resolve(MODEL) else folder.name
     spec = ModelSpec(name, "hf", str(folder), batch_size=BATCH_SIZE, max_new_tokens=MAX_NEW_TOKENS)
     if adapter is None:
         return spec

@@ -112,6 +112,8 @@ class ArenaEnv:
         self._watching: set[str] = set(watch)
         self._origins: set[str] = set()  # storage to clear before the next episode
         self._home = None  # the kept tab and its DevTools session
+        self._home_target: dict[str, str] = {}  # its targetId and browserContextId (DevTools)
+        self._browser_cdp = None  # the browser's DevTools session (lists every tab)
         self._hung = False  # a step timed out: the browser is not kept (see `reset`)
 
     # -- browser lifetime -------------------------------------------------------------------
@@ -127,12 +129,13 @@ class ArenaEnv:
             if self._browser is not None:
                 self._browser.close()
         self._browser = None
+        self._browser_cdp = None
         self._context = None
         self._watching = set()
 
     def close(self) -> None:
-        if not self._hung:  # a hung tab's context may never close: the browser takes it along
-            self._close_context()
+        # The browser takes its context and tabs along: closing a tab or a context whose page is
+        # still arriving can hang without a timeout (see `_leave_last_episode`).
         self._hung = False
         self.restart_browser()
         if self._pw is not None:
@@ -163,6 +166,7 @@ class ArenaEnv:
         while the context already watches the task's selectors (a new tab costs a renderer
         process, about a third of an episode); a selector outside it costs a new context
         watching both."""
+        self._leave_last_episode()
         if self._context is None or not set(watch) <= self._watching:
             self._close_context()
             self._watching |= set(watch)
@@ -187,20 +191,48 @@ class ArenaEnv:
 
     def _new_home(self):
         page = self._context.new_page()
-        return page, self._context.new_cdp_session(page)
+        cdp = self._context.new_cdp_session(page)
+        info = cdp.send("Target.getTargetInfo")["targetInfo"]
+        self._home_target = {k: info[k] for k in ("targetId", "browserContextId")}
+        return page, cdp
+
+    def _leave_last_episode(self) -> None:
+        """End the last episode's pages before the next one starts. The kept tab leaves its
+        document, so that none of its timers, pop-ups or storage writes runs later. A tab it
+        opened ends with the browser: that includes a pop-up whose first page has not arrived
+        yet, which DevTools lists but Playwright does not. Otherwise the late page would open
+        in the next episode and take over its tab. Closing the tab or its context instead can
+        hang without a timeout when the page commits meanwhile (Chromium via Playwright)."""
+        if self._context is None:
+            return
+        page = self._home[0]
+        try:
+            if not page.is_closed():
+                page.goto("about:blank")
+            if page.is_closed() or self._other_tabs():
+                self.restart_browser()
+        except PlaywrightError:  # the kept tab does not answer
+            self.restart_browser()
+        if self._browser is None:
+            self._ensure_browser()
+
+    def _other_tabs(self) -> bool:
+        """Whether the context holds a tab besides the kept one (DevTools' list of targets)."""
+        if self._browser_cdp is None:
+            self._browser_cdp = self._browser.new_browser_cdp_session()
+        home = self._home_target
+        return any(
+            t["type"] == "page"
+            and t["browserContextId"] == home["browserContextId"]
+            and t["targetId"] != home["targetId"]
+            for t in self._browser_cdp.send("Target.getTargets")["targetInfos"]
+        )
 
     def _wipe_tab(self) -> None:
-        """The kept tab as a new one would be: other tabs closed, the cookies and every origin's
-        storage of the last episode (session storage included: it belongs to the tab) cleared;
-        `reset` then drops its history. A closed tab is replaced."""
-        page, cdp = self._home
-        for other in self._context.pages:
-            if other is not page:
-                with contextlib.suppress(PlaywrightError):
-                    other.close()
-        if page.is_closed():
-            self._home = self._new_home()
-            return
+        """The kept tab (alone in its context, on a blank page: `_leave_last_episode`) as a new
+        one would be: the cookies and every origin's storage of the last episode (session
+        storage included: it belongs to the tab) cleared; `reset` then drops its history."""
+        cdp = self._home[1]
         self._context.clear_cookies()
         for origin in sorted(self._origins):
             cdp.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "all"})
