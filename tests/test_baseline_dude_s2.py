@@ -190,7 +190,8 @@ def test_the_defense_pickles_as_a_factory_without_its_model(model_dir, experienc
     defense, _ = scripted(model_dir, experience_file, "<judge>1</judge> <conf>0.9</conf>")
     copy = pickle.loads(pickle.dumps(defense))
     assert copy._gate is None and copy.experience == EXPERIENCE and copy.spec == defense.spec
-    factory = pickle.loads(pickle.dumps(functools.partial(DudeS2, model_dir, None, experience_file)))
+    make = functools.partial(DudeS2, model_dir, None, experience_file)
+    factory = pickle.loads(pickle.dumps(make))
     assert factory().spec == defense.spec
 
 
