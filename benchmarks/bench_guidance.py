@@ -9,7 +9,7 @@ seed, steps and data as the `build_models` stage) and judge the valid-split clic
 - unrelated text of the same length.
 
     .venv/bin/python benchmarks/bench_guidance.py [--rate 0 --rate 0.5 ...] [--own-rate R ...]
-        [--steps N]
+        [--distractor-rate D ...] [--steps N]
 
 Prints one JSON line per rate: training seconds, and per variant the pass rate and the share of
 decisions that differ from the no-guidance ones. An evaluator that reads the rules gains with the
@@ -51,6 +51,12 @@ def main() -> None:
     parser.add_argument(
         "--own-rate", type=float, action="append", help="warm-up guidance_own_rate (params')"
     )
+    parser.add_argument(
+        "--distractor-rate",
+        type=float,
+        action="append",
+        help="warm-up guidance_distractor_rate (params')",
+    )
     parser.add_argument("--steps", type=int)
     parser.add_argument("--clicks", type=int, default=499, help="valid clicks judged")
     args = parser.parse_args()
@@ -77,12 +83,19 @@ def main() -> None:
         "unrelated text": [unrelated_text(len(t.split())) for t in oracle],
     }
     settings = [
-        (rate, own)
+        (rate, own, distract)
         for rate in args.rate or [warm.guidance_rate]
         for own in args.own_rate or [warm.guidance_own_rate]
+        for distract in args.distractor_rate or [warm.guidance_distractor_rate]
     ]
-    for rate, own in settings:
-        w = warm.model_copy(update={"guidance_rate": rate, "guidance_own_rate": own})
+    for rate, own, distract in settings:
+        w = warm.model_copy(
+            update={
+                "guidance_rate": rate,
+                "guidance_own_rate": own,
+                "guidance_distractor_rate": distract,
+            }
+        )
         start = time.perf_counter()
         rows = warmup_rows(train, records, data, build.max_pixels, w, aids)
         with tempfile.TemporaryDirectory() as tmp:

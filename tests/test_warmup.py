@@ -29,6 +29,7 @@ def warmup(**changes) -> WarmupParams:
         "guidance_rate": 0.0,
         "guidance_rules": 3,
         "guidance_own_rate": 1.0,
+        "guidance_distractor_rate": 0.0,
         "seed": 42,
     }
     return WarmupParams(**{**values, **changes})

@@ -81,6 +81,42 @@ def test_bad_guidance_settings_are_refused(release) -> None:
         guidance_texts(clicks, records, release, 0.5, 3, 42, own_rate=-0.1)
 
 
+SENTENCES = ["Book a table for two tonight.", "Read the latest article on the front page."]
+
+
+def test_distractor_blocks_hold_only_the_sentences_and_no_rule(release) -> None:
+    clicks, records = fixture_clicks(release)
+    many = clicks * 20
+    texts = guidance_texts(
+        many, records, release, 1.0, 3, 42, distractor_rate=0.5, distractors=SENTENCES
+    )
+    fillers = [t for t in texts if not RULE.fullmatch(t.splitlines()[0])]
+    assert 0.35 < len(fillers) / len(texts) < 0.65
+    for text in fillers:
+        lines = text.splitlines()
+        assert set(lines) <= set(SENTENCES), text
+        assert 30 <= len(text.split()) < 3 * 30 + 8  # about as long as 1..3 rules
+    rules = [t for t in texts if RULE.fullmatch(t.splitlines()[0])]
+    assert all(parsed(t) for t in rules)
+
+
+def test_no_distractors_leaves_the_blocks_as_they_were(release) -> None:
+    clicks, records = fixture_clicks(release)
+    plain = guidance_texts(clicks * 5, records, release, 0.5, 3, 42, own_rate=0.5)
+    zero = guidance_texts(
+        clicks * 5, records, release, 0.5, 3, 42, own_rate=0.5, distractors=SENTENCES
+    )
+    assert plain == zero
+
+
+def test_distractors_need_sentences(release) -> None:
+    clicks, records = fixture_clicks(release)
+    with pytest.raises(ValueError, match=r"distractor_rate 0\.5 needs distractor sentences"):
+        guidance_texts(clicks, records, release, 1.0, 3, 42, distractor_rate=0.5)
+    with pytest.raises(ValueError, match=r"distractor_rate 2"):
+        guidance_texts(clicks, records, release, 1.0, 3, 42, distractor_rate=2, distractors=["a"])
+
+
 def test_guided_rows_put_the_rules_in_the_guidance_block(release) -> None:
     clicks, records = fixture_clicks(release)
     texts = guidance_texts(clicks[:2], records, release, 1.0, 2, 42)

@@ -153,6 +153,7 @@ class WarmupParams(Params):
     guidance_rate: float  # share of rows whose prompt carries a guidance block
     guidance_rules: int  # at most this many rules per guidance block
     guidance_own_rate: float  # share of guidance blocks with a rule about the click itself
+    guidance_distractor_rate: float  # share of guidance blocks holding task texts, no rule
     seed: Annotated[int, BASE_SEED]
 
 

@@ -7,12 +7,15 @@ In a share of the guided prompts one rule describes the click itself (its place 
 lies under it, the task's verb) and advises its true label; every other rule describes another
 click whose facts differ. To answer right, the evaluator has to find the rule that matches its
 click and follow it, and judge from the screenshot when no rule matches (the Stage-2 experience
-and a safety prompt mostly do not speak of the click being judged).
+and a safety prompt mostly do not speak of the click being judged). A share of the guided
+prompts may instead carry text that advises nothing (the train pages' task texts): the evaluator
+learns that a block which is not a rule about its click leaves its judgement where it was.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from pathlib import Path
 
 from PIL import Image
@@ -22,6 +25,7 @@ from darkguard.ruc import schema
 from darkguard.ruc.clicks import page_order
 
 LABELS = (1, 0, -1)
+RULE_WORDS = 30  # about the words of one rule in the offline summarizer's wording
 
 
 def clicks_facts(clicks: list[dict], records: dict[str, dict], data_dir: Path) -> list[dict]:
@@ -47,24 +51,38 @@ def guidance_texts(
     max_rules: int,
     seed: int,
     own_rate: float = 1.0,
+    distractor_rate: float = 0.0,
+    distractors: Sequence[str] = (),
 ) -> list[str | None]:
     """One guidance text per click (None for the share `1 - rate` without guidance).
 
     A guided click gets k ~ U{1..max_rules} rules, shuffled: with probability `own_rate` its own
     (a wrong judgement it might make, its true label, a persistence count in 1..5) and k-1 rules
-    of other clicks with different facts, otherwise k rules of other clicks only. Deterministic
-    by `seed`."""
-    for name, value in (("rate", rate), ("own_rate", own_rate)):
+    of other clicks with different facts, otherwise k rules of other clicks only. With
+    probability `distractor_rate` a guided click's block is instead about as many words of
+    `distractors` (sentences that advise nothing), drawn at random. Deterministic by `seed`."""
+    for name, value in (
+        ("rate", rate),
+        ("own_rate", own_rate),
+        ("distractor_rate", distractor_rate),
+    ):
         if not 0.0 <= value <= 1.0:
             raise ValueError(f"guidance {name} {value} is not in [0, 1]")
     if max_rules < 1:
         raise ValueError(f"max_rules {max_rules} must be at least 1")
+    if distractor_rate > 0 and not distractors:
+        raise ValueError(f"distractor_rate {distractor_rate} needs distractor sentences")
     rng = random.Random(seed)
     facts = clicks_facts(clicks, records, data_dir) if rate > 0 else []
     texts: list[str | None] = []
     for i, click in enumerate(clicks):
         if rng.random() >= rate:
             texts.append(None)
+            continue
+        # no draw when no block is a distractor: the seeded stream stays as it was without them
+        if distractor_rate > 0 and rng.random() < distractor_rate:
+            words = RULE_WORDS * rng.randint(1, max_rules)
+            texts.append(_filler(distractors, words, rng))
             continue
         # no draw when every block has one: the seeded stream of own_rate 1 stays as it was
         own = own_rate >= 1.0 or rng.random() < own_rate
@@ -76,6 +94,14 @@ def guidance_texts(
         rng.shuffle(rules)
         texts.append("\n".join(rules) if rules else None)
     return texts
+
+
+def _filler(sentences: Sequence[str], words: int, rng: random.Random) -> str:
+    """Random `sentences`, one per line, until they hold at least `words` words."""
+    lines: list[str] = []
+    while sum(len(line.split()) for line in lines) < words:
+        lines.append(rng.choice(sentences))
+    return "\n".join(lines)
 
 
 def _rule(truth: int, facts: dict, rng: random.Random) -> str:

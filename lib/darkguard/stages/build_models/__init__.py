@@ -85,6 +85,12 @@ def guidance_corpus() -> list[str]:
     ]
 
 
+def distractor_sentences(records: dict[str, dict], clicks: list[dict]) -> list[str]:
+    """Sentences that advise nothing for the warm-up's distractor blocks: the task texts of the
+    clicks' pages, sorted."""
+    return sorted({schema.task_text(records[c["sample_id"]]) for c in clicks})
+
+
 def warmup_rows(
     train: list[dict],
     records: dict[str, dict],
@@ -95,7 +101,8 @@ def warmup_rows(
 ) -> list[dict]:
     """The warm-up rows of the train clicks and `warm.text_nulls` null clicks on text per page
     (`hard_nulls`), labels balanced by repetition when asked (repeats share their row); a
-    share `warm.guidance_rate` of the clicks carries a guidance block (`warmup_guidance`)."""
+    share `warm.guidance_rate` of the clicks carries a guidance block (`warmup_guidance`): rules,
+    or, for a share `warm.guidance_distractor_rate` of them, the pages' task texts."""
     train = train + hard_nulls(
         train, records, data_dir, warm.text_nulls, warm.seed, warm.text_null_pick
     )
@@ -107,6 +114,8 @@ def warmup_rows(
         warm.guidance_rules,
         warm.seed,
         warm.guidance_own_rate,
+        warm.guidance_distractor_rate,
+        distractor_sentences(records, train),
     )
     rows = trl_rows(train, records, data_dir, max_pixels, warm.confidence, aids, guidance)
     if not warm.balance:
