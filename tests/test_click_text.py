@@ -16,7 +16,7 @@ from darkguard.defenses.dude.gate import DudeGate, tune_threshold
 from darkguard.defenses.dude.inputs import ObservationAids, Screenshot, evaluator_conversation
 from darkguard.defenses.dude.warmup import hard_nulls, target_confidence
 from darkguard.envs import Observation
-from darkguard.models.backends.hf import HFBackend, candidate_branches
+from darkguard.models.backends.hf import HFBackend, branch_reads, candidate_branches
 from darkguard.models.parsing import Click
 from darkguard.models.spec import ModelSpec
 from darkguard.ruc import schema
@@ -159,3 +159,43 @@ def test_label_probabilities_and_the_confidence_gate(tiny_model) -> None:
     reject_all = DudeGate(evaluator, threshold=1.01).review_many(proposals)
     assert all(v.allow for v in allow_all) and not any(v.allow for v in reject_all)
     assert all(v.label in (1, 0, -1) for v in reject_all)
+
+
+def test_branch_reads_cover_every_branch_point_on_its_longest_path() -> None:
+    branches = {(): [1, 2], (1,): [3, 4], (1, 3): [5, 6], (2,): [7, 8]}
+    reads = branch_reads(branches)
+    assert reads == {(1, 3): [(), (1,), (1, 3)], (2,): [(2,)]}
+    assert sorted(p for ps in reads.values() for p in ps) == sorted(branches)
+
+
+def test_one_pass_label_probabilities_equal_one_pass_per_branch_point(tiny_model) -> None:
+    """The distributions read on the way to a longer prefix are those of a forward pass over
+    the prompt and each branch prefix alone (teacher forcing, causal attention)."""
+    import torch
+
+    backend = HFBackend(ModelSpec("tiny", path=str(tiny_model), batch_size=3, max_new_tokens=8))
+    candidates = [f"<judge>{label}</judge>" for label in (1, 0, -1)]
+    image = Image.new("RGB", (320, 240), "white")
+    shot = Screenshot(image, backend.max_pixels)
+    convs = [
+        evaluator_conversation(shot, task, x, 60)
+        for task, x in (("Open the Deals section.", 50), ("Read the news.", 200), ("Go.", 9))
+    ]
+    probs, _ = backend._continuation_probs(convs, candidates)
+    branches = candidate_branches(backend.tokenizer, candidates)
+    assert len(branches) == 2  # "<judge" then ">" | ">-", then "1" | "0": two reads, one pass
+    inputs = backend._inputs(convs)
+    at = {}
+    with torch.inference_mode():
+        for prefix, nexts in branches.items():
+            last = backend._logits_after(inputs, prefix)[:, -1, :]  # prompt + prefix, alone
+            at[prefix] = torch.softmax(last[:, nexts], dim=-1)
+    for row, got in enumerate(probs):
+        for c, candidate in enumerate(candidates):
+            ids = backend.tokenizer(candidate, add_special_tokens=False)["input_ids"]
+            want = 1.0
+            for k in range(len(ids)):
+                if tuple(ids[:k]) in branches:
+                    prefix = tuple(ids[:k])
+                    want *= float(at[prefix][row, branches[prefix].index(ids[k])])
+            assert got[c] == pytest.approx(want, abs=1e-5)

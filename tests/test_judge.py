@@ -122,6 +122,41 @@ def test_resized_screenshots_persist_on_disk_by_content(tmp_path, monkeypatch) -
     assert Image.open(stored[0]).size == eager.fitted.size
 
 
+def test_a_zoom_crop_is_read_again_without_decoding_the_page(tmp_path, monkeypatch) -> None:
+    """The zoom aid's crop comes from the cache (memory, then disk) once cut: a later process
+    judging the same click decodes no page, and gets the same pixels."""
+    import os
+
+    from darkguard import cache as screen_cache
+
+    monkeypatch.setenv("DARKGUARD_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(screen_cache, "_MEMORY", screen_cache.MemoryCache(budget=2**24))
+    path = tmp_path / "page.png"
+    image = Image.new("RGB", (1280, 800), (255, 255, 255))
+    image.paste((0, 0, 255), (600, 380, 700, 420))
+    image.save(path)
+    eager = Screenshot(Image.open(path), 65536).zoomed(640, 400, 128)
+    first = Screenshot.from_file(path, 65536).zoomed(640, 400, 128)
+    assert first.tobytes() == eager.tobytes()
+    assert len(list((tmp_path / "cache" / "crops").glob("*.png"))) == 1
+
+    def no_decoding(_path):
+        raise AssertionError("the page was decoded")
+
+    monkeypatch.setattr(screen_cache, "_MEMORY", screen_cache.MemoryCache(budget=2**24))
+    monkeypatch.setattr(screen_cache, "decoded", no_decoding)
+    again = Screenshot.from_file(path, 65536).zoomed(640, 400, 128)  # a new process: the disk
+    assert again.tobytes() == eager.tobytes()
+    edge = Screenshot(Image.open(path), 65536).zoomed(5, 795, 128)
+    monkeypatch.undo()
+    monkeypatch.setenv("DARKGUARD_CACHE", str(tmp_path / "cache"))
+    assert Screenshot.from_file(path, 65536).zoomed(5, 795, 128).tobytes() == edge.tobytes()
+    Image.new("RGB", (1280, 800), (0, 255, 0)).save(path)  # a changed file is cut again
+    os.utime(path, ns=(1, 1))
+    changed = Screenshot.from_file(path, 65536).zoomed(640, 400, 128)
+    assert changed.getpixel((0, 0)) == (0, 255, 0)
+
+
 def test_decoded_and_resized_screenshots_share_one_memory_cache(tmp_path, monkeypatch) -> None:
     import os
 

@@ -4,7 +4,9 @@ stage or per click: in memory per process (least recently used, bounded) and, fo
 on disk between processes (`paths.cache_dir()`, content-addressed: the file's bytes, the pixel cap
 and the resizing code's versions name the entry; PNG, lossless).
 
-`decoded(path)` and `fitted(path, max_pixels)` are the entry points."""
+`decoded(path)`, `fitted(path, max_pixels)` and `cropped(path, box)` are the entry points: a crop
+around a click (the evaluator's zoom aid) is kept like a resized copy, so that judging a click
+again needs neither the page's PNG decoded nor its pixels in memory."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ import hashlib
 import os
 import tempfile
 from collections import OrderedDict
+from functools import lru_cache
 from pathlib import Path
 
 import PIL
@@ -147,6 +150,44 @@ def decoded(path: Path) -> Image.Image:
             image = img.convert("RGB")
         cached = _MEMORY.put(key, (image, image.size))
     return cached[0]
+
+
+def cropped(path: Path, box: tuple[int, int, int, int]) -> Image.Image:
+    """The `box` (left, top, right, bottom) of the screenshot in `path`: from this process's
+    memory, else from the disk cache (a file with the same bytes, the same box), else cut from
+    the decoded screenshot and stored in both."""
+    key = ("cropped", *file_key(path), box)
+    cached = _MEMORY.get(key)
+    if cached is None:
+        cached = _MEMORY.put(key, _cropped_from_disk(Path(path), box))
+    return cached[0]
+
+
+def _cropped_from_disk(path: Path, box: tuple[int, int, int, int]) -> Fitted:
+    root = paths.cache_dir()
+    disk = None if root is None else DiskCache(root / "crops")
+    entry = disk.root / f"{crop_entry_name(path, box)}.png" if disk else None
+    stored = disk.get(entry) if disk and entry else None
+    if stored is not None:
+        return stored
+    crop = decoded(path).crop(box)
+    made = crop, crop.size
+    if disk and entry:
+        disk.put(entry, made)
+    return made
+
+
+def crop_entry_name(source: Path, box: tuple[int, int, int, int]) -> str:
+    """The file's content and the box (cropping is exact: no library version enters)."""
+    digest = hashlib.sha256(_content_digest(*file_key(source)).encode())
+    digest.update(f"|{box}|{FORMAT_VERSION}".encode())
+    return digest.hexdigest()[:40]
+
+
+@lru_cache(maxsize=8192)
+def _content_digest(path: str, size: int, mtime_ns: int) -> str:
+    """sha256 of a file's bytes, once per (path, size, modification time) in this process."""
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 
 def _fitted_from_disk(path: Path, max_pixels: int | None) -> Fitted:

@@ -107,10 +107,23 @@ class Screenshot:
         return mark_click(self.fitted, x * self.scale, y * self.scale, radius, self.scale)
 
     def zoomed(self, x: float, y: float, size: int) -> Image.Image:
-        """The marked crop around the click, resized for the processor."""
-        crop, (left, top) = zoom_crop(self.image, x, y, size)
+        """The marked crop around the click, resized for the processor (a file's crop from the
+        screenshot cache: `cache.cropped`)."""
+        box = zoom_box(self.size, x, y, size)
+        crop = cache.cropped(self._path, box) if self._image is None else self._image.crop(box)
         radius = click_radius(self.size)
-        return fit_pixels(mark_click(crop, x - left, y - top, radius), self.max_pixels)
+        return fit_pixels(mark_click(crop, x - box[0], y - box[1], radius), self.max_pixels)
+
+
+def zoom_box(
+    image_size: tuple[int, int], x: float, y: float, size: int
+) -> tuple[int, int, int, int]:
+    """The size x size box (left, top, right, bottom) centred on the click, shifted to stay
+    inside an image of `image_size`."""
+    w, h = image_size
+    left = int(min(max(0, x - size / 2), max(0, w - size)))
+    top = int(min(max(0, y - size / 2), max(0, h - size)))
+    return left, top, min(w, left + size), min(h, top + size)
 
 
 def zoom_crop(
@@ -118,10 +131,8 @@ def zoom_crop(
 ) -> tuple[Image.Image, tuple[int, int]]:
     """A size x size crop centred on the click (shifted to stay inside the image) and its
     top-left corner in the image."""
-    w, h = image.size
-    left = int(min(max(0, x - size / 2), max(0, w - size)))
-    top = int(min(max(0, y - size / 2), max(0, h - size)))
-    return image.crop((left, top, min(w, left + size), min(h, top + size))), (left, top)
+    box = zoom_box(image.size, x, y, size)
+    return image.crop(box), (box[0], box[1])
 
 
 @lru_cache(maxsize=4096)

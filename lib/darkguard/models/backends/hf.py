@@ -9,8 +9,9 @@ from pathlib import Path
 
 import torch
 
-from darkguard.models.backends import Conversation
+from darkguard.models.backends import Conversation, shared_prefix
 from darkguard.models.backends.memo import memo_for
+from darkguard.models.backends.shared_prefix import SharedPrefix
 from darkguard.models.spec import ModelSpec
 
 DTYPES = {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16}
@@ -57,6 +58,18 @@ def candidate_branches(tokenizer, candidates: list[str]) -> dict[tuple[int, ...]
     return branches
 
 
+def branch_reads(branches: dict[tuple[int, ...], list[int]]) -> dict[tuple[int, ...], list]:
+    """The branch prefixes grouped by a longest one they lead to: one forward pass over prompt +
+    that longest prefix gives the next-token distribution after each of them (causal attention:
+    a position sees only what precedes it)."""
+    longest = [p for p in branches if not any(q != p and q[: len(p)] == p for q in branches)]
+    reads: dict[tuple[int, ...], list] = {p: [] for p in sorted(longest)}
+    for prefix in sorted(branches, key=lambda p: (len(p), p)):
+        leading = next(q for q in reads if q[: len(prefix)] == prefix)
+        reads[leading].append(prefix)
+    return reads
+
+
 def candidate_paths(tokenizer, candidates: list[str], branches: dict) -> list[list[tuple]]:
     """Each candidate's (branch prefix, index of its next token there) along its path."""
     paths = []
@@ -95,9 +108,11 @@ class HFBackend:
 
             model = PeftModel.from_pretrained(model, spec.adapter)
         self.model = model.to(spec.device).eval()
+        self.prefix = shared_prefix_for(self.model, self.tokenizer)  # None: not a Qwen3-VL
         self.tokens_used = 0  # prompt (image tokens included) + generated tokens, all calls
         self.last_tokens: list[int] = []  # the same, per conversation of the last call
-        self.memo = memo_for(spec, [Path(__file__)])  # None: answers are not kept
+        # None: answers are not kept; the code that computes them is part of their identity
+        self.memo = memo_for(spec, [Path(__file__), Path(shared_prefix.__file__)])
 
     def _answer(self, kind: str, args, conversations: list[Conversation], compute) -> list:
         """`compute(conversations) -> (answers, tokens)` through the memo, counting tokens."""
@@ -114,7 +129,9 @@ class HFBackend:
     ) -> list[list[float]]:
         """For each conversation, the probability of each candidate answer (teacher-forced after
         the generation prompt, renormalized over the candidates: `candidate_branches`): one
-        forward pass per batch and branch point, no sampling. Rows sum to 1."""
+        forward pass per batch and path through the branch points (`branch_reads`: the
+        distributions after shorter prefixes are read at their positions on the way), no
+        sampling. Rows sum to 1."""
         return self._answer(
             "continuation_probs",
             candidates,
@@ -128,14 +145,22 @@ class HFBackend:
     ) -> tuple[list[list[float]], list[int]]:
         branches = candidate_branches(self.tokenizer, candidates)
         paths = candidate_paths(self.tokenizer, candidates, branches)
+        reads = branch_reads(branches)
         probs: list[list[float]] = []
         tokens: list[int] = []
         for start in range(0, len(conversations), self.spec.batch_size):
             inputs = self._inputs(conversations[start : start + self.spec.batch_size])
-            at = {
-                prefix: self._next_probs(inputs, prefix, nexts)
-                for prefix, nexts in branches.items()
-            }
+            at = {}
+            shared = self.prefix.prefix_length(inputs) if self.prefix else 0
+            for longest, prefixes in reads.items():
+                if shared:
+                    kept = len(longest) + 1
+                    logits = self.prefix.forward(inputs, shared, longest, kept)[0].float()
+                else:
+                    logits = self._logits_after(inputs, longest)
+                for prefix in prefixes:  # kept position len(prefix): after prompt + prefix
+                    nexts = branches[prefix]
+                    at[prefix] = torch.softmax(logits[:, len(prefix), nexts], dim=-1)
             for row in range(inputs["input_ids"].shape[0]):
                 probs.append(
                     [
@@ -157,9 +182,10 @@ class HFBackend:
             processor_kwargs={"padding": True},
         ).to(self.spec.device)
 
-    def _next_probs(self, inputs, prefix: tuple[int, ...], nexts: list[int]) -> torch.Tensor:
-        """Softmax over `nexts` of the token after prompt + `prefix` (left padding: the prefix
-        goes after every prompt)."""
+    def _logits_after(self, inputs, prefix: tuple[int, ...]) -> torch.Tensor:
+        """The logits after prompt + each leading part of `prefix`: [batch, len(prefix) + 1,
+        vocab], position k after the prompt and the first k tokens of `prefix` (left padding: the
+        prefix goes after every prompt)."""
         batch = dict(inputs)
         if prefix:
             ids = inputs["input_ids"]
@@ -170,8 +196,7 @@ class HFBackend:
                         key, torch.zeros_like(extra, dtype=value.dtype)
                     )
                     batch[key] = torch.cat([value, fill.to(value.dtype)], dim=1)
-        logits = self.model(**batch).logits[:, -1, :].float()
-        return torch.softmax(logits[:, nexts], dim=-1)
+        return self.model(**batch, logits_to_keep=len(prefix) + 1).logits.float()
 
     def generate(
         self, conversations: list[Conversation], max_new_tokens: int | None = None
@@ -189,13 +214,17 @@ class HFBackend:
         tokens: list[int] = []
         for start in range(0, len(conversations), self.spec.batch_size):
             inputs = self._inputs(conversations[start : start + self.spec.batch_size])
-            sequences = self.model.generate(
-                **inputs,
-                max_new_tokens=max_new,
-                do_sample=False,
-                pad_token_id=self.tokenizer.pad_token_id,
-            )
-            new = sequences[:, inputs["input_ids"].shape[1] :].tolist()
+            shared = self.prefix.prefix_length(inputs) if self.prefix else 0
+            if shared:
+                new = self.prefix.generate(inputs, shared, max_new, self._eos_ids())
+            else:
+                sequences = self.model.generate(
+                    **inputs,
+                    max_new_tokens=max_new,
+                    do_sample=False,
+                    pad_token_id=self.tokenizer.pad_token_id,
+                )
+                new = sequences[:, inputs["input_ids"].shape[1] :].tolist()
             pad = self.tokenizer.pad_token_id
             prompt = inputs["attention_mask"].sum(dim=1).tolist()
             tokens += [
@@ -203,3 +232,18 @@ class HFBackend:
             ]
             outputs += safe_batch_decode(self.tokenizer, new, skip_special_tokens=True)
         return outputs, tokens
+
+    def _eos_ids(self) -> set[int]:
+        """The tokens that end an answer (the generation config's)."""
+        eos = self.model.generation_config.eos_token_id
+        return set(eos) if isinstance(eos, list) else {eos}
+
+
+def shared_prefix_for(model, tokenizer) -> SharedPrefix | None:
+    """`SharedPrefix` for a Qwen3-VL model (its RoPE numbering is the one implemented there);
+    None for other families, which decode with `generate` over the whole prompt."""
+    core = model.get_base_model() if hasattr(model, "get_base_model") else model
+    config = core.config
+    if getattr(config, "model_type", None) != "qwen3_vl":
+        return None
+    return SharedPrefix(model, config.vision_start_token_id, tokenizer.pad_token_id or 0)
