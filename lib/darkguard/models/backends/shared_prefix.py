@@ -85,8 +85,8 @@ class SharedPrefix:
         tokens up to and including an end-of-sequence token, padding after it."""
         logits, cache, mask, position = self.forward(inputs, prefix_len)
         batch = mask.shape[0]
-        done = torch.zeros(batch, dtype=torch.bool)
-        eos = torch.tensor(sorted(eos_ids))
+        done = torch.zeros(batch, dtype=torch.bool, device=mask.device)
+        eos = torch.tensor(sorted(eos_ids), device=mask.device)
         out: list[torch.Tensor] = []
         for step in range(max_new):
             token = logits[:, -1, :].argmax(dim=-1)
@@ -95,7 +95,7 @@ class SharedPrefix:
             done |= torch.isin(token, eos)
             if bool(done.all()) or step == max_new - 1:
                 break
-            mask = torch.cat([mask, torch.ones((batch, 1), dtype=mask.dtype)], dim=1)
+            mask = torch.cat([mask, mask.new_ones((batch, 1))], dim=1)
             logits = self.model(
                 input_ids=token[:, None],
                 attention_mask=mask,
