@@ -179,14 +179,15 @@ def _cropped_from_disk(path: Path, box: tuple[int, int, int, int]) -> Fitted:
 
 def crop_entry_name(source: Path, box: tuple[int, int, int, int]) -> str:
     """The file's content and the box (cropping is exact: no library version enters)."""
-    digest = hashlib.sha256(_content_digest(*file_key(source)).encode())
+    digest = hashlib.sha256(content_digest(*file_key(source)).encode())
     digest.update(f"|{box}|{FORMAT_VERSION}".encode())
     return digest.hexdigest()[:40]
 
 
 @lru_cache(maxsize=8192)
-def _content_digest(path: str, size: int, mtime_ns: int) -> str:
-    """sha256 of a file's bytes, once per (path, size, modification time) in this process."""
+def content_digest(path: str, size: int, mtime_ns: int) -> str:
+    """sha256 of a file's bytes, once per (path, size, modification time) in this process
+    (`file_key`)."""
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 
 from PIL import Image, ImageDraw
@@ -83,7 +82,7 @@ class Screenshot:
     def digest(self) -> str:
         """The screenshot's identity in caches: its file's bytes, else its pixels."""
         if self._path is not None:
-            return _file_digest(*cache.file_key(self._path))
+            return cache.content_digest(*cache.file_key(self._path))[:40]
         assert self._image is not None
         pixels = hashlib.sha1(self._image.tobytes())
         pixels.update(f"{self.size}".encode())
@@ -133,11 +132,6 @@ def zoom_crop(
     top-left corner in the image."""
     box = zoom_box(image.size, x, y, size)
     return image.crop(box), (box[0], box[1])
-
-
-@lru_cache(maxsize=4096)
-def _file_digest(path: str, size: int, mtime_ns: int) -> str:
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:40]
 
 
 def prefetch_text(views: list[tuple[Screenshot, float, float]]) -> list:
