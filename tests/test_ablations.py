@@ -49,6 +49,28 @@ def test_reward_variants_train_with_their_overrides(monkeypatch, tmp_path) -> No
     assert rows[1]["fatal_error_rate"] == pytest.approx(0.2)
 
 
+def test_the_variants_that_train_are_jobs_and_their_rows_are_used(monkeypatch, tmp_path):
+    from darkguard.jobs import Job
+
+    monkeypatch.setattr(ablations, "stage_dir", lambda: tmp_path / "stage1")
+    cfg = load_config()
+    variants = {"full": RewardOverride(), "w/o alpha": RewardOverride(use_alpha=False)}
+    jobs = ablations.reward_jobs(cfg, variants)
+    assert [job.label for job in jobs] == ["reward variant 'w/o alpha'"]
+    assert isinstance(jobs[0], Job) and jobs[0].run.args[1:] == ("w/o alpha", variants["w/o alpha"])
+    here = []
+
+    def fake_variant(cfg_, name, variant):
+        here.append(name)
+        return {"variant": name, "pass_rate": 0.9}
+
+    monkeypatch.setattr(ablations, "reward_variant", fake_variant)
+    trained = {"w/o alpha": {"variant": "w/o alpha", "pass_rate": 0.4}}
+    rows = ablations.reward_ablation(cfg, variants, trained)
+    assert rows == [{"variant": "full", "pass_rate": 0.9}, trained["w/o alpha"]]
+    assert here == ["full"]  # the stage's own adapter is read here; the job's row is kept
+
+
 class ScriptedJudge:
     """A pool judge (`PoolJudge`'s interface) answering from a table: experience -> label per
     click id; unknown experiences judge every click 0."""

@@ -11,7 +11,13 @@ from darkguard.defenses.dude.inputs import ObservationAids
 from darkguard.io import InputError, write_jsonl
 from darkguard.models.card import read_card
 from darkguard.models.spec import ModelSpec
-from darkguard.stages.ablations.aids import aid_settings, aids_ablation, aids_label
+from darkguard.stages.ablations.aids import (
+    aid_settings,
+    aids_ablation,
+    aids_label,
+    copies_to_train,
+    copy_dir,
+)
 from tests.test_warmup import fixture_clicks, warmup
 
 
@@ -69,6 +75,17 @@ def test_a_tiny_evaluator_is_warmed_up_again_per_setting(release, tmp_path, monk
     assert read_card(copy) == {**card, "aids": asdict(ObservationAids(zoom=True))}
     assert all(0.0 <= r["pass_rate"] <= 1.0 for r in out)
     weights = (copy / "model.safetensors").stat().st_mtime_ns
+    assert copies_to_train(spec, [{"zoom": True}]) == [ObservationAids(zoom=True)]
+    assert copy_dir(tmp_path / "aids", ObservationAids(zoom=True)) == copy
+    # a copy its job just warmed up is read as it is
+    assert aids_ablation(spec, [{"zoom": True}], release, tmp_path / "aids", trained=[]) == out
+    later = (copy / "model.safetensors").stat().st_mtime_ns
+    assert later != weights  # warmed up again here: nothing said it was trained
+    again = aids_ablation(
+        spec, [{"zoom": True}], release, tmp_path / "aids", trained=[ObservationAids(zoom=True)]
+    )
+    assert again == out and (copy / "model.safetensors").stat().st_mtime_ns == later
+    weights = later
     monkeypatch.setenv("DARKGUARD_REUSE_TRAINED", "1")
     assert aids_ablation(spec, [{"zoom": True}], release, tmp_path / "aids") == out
     assert (copy / "model.safetensors").stat().st_mtime_ns == weights  # reused, not retrained
@@ -85,3 +102,4 @@ def test_a_checkpoint_without_a_card_gets_the_aids_at_inference(
         ("zoom", False),
     ]
     assert not (tmp_path / "aids").exists()  # nothing trained
+    assert copies_to_train(spec, [{"zoom": True}]) == []

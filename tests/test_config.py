@@ -170,6 +170,26 @@ def test_a_view_of_a_view_reads_what_both_declare() -> None:
         _ = varied.models
 
 
+def test_a_per_profile_value_is_checked_per_profile(tmp_path) -> None:
+    path = params_file(tmp_path, lambda p: p["ablations"]["workers"].update(paper=0))
+    with pytest.raises(
+        InputError, match=r"ablations\.workers\.paper: Input should be greater than or equal to 1"
+    ):
+        load_config(path)
+
+
+def test_a_config_and_a_view_pickle_for_jobs_in_other_processes() -> None:
+    import pickle
+
+    cfg = load_config().override({"stage1.reward.use_alpha": False})
+    copy = pickle.loads(pickle.dumps(cfg))
+    assert copy.stage1.reward.use_alpha is False and copy.base.seed == cfg.base.seed
+    narrow = pickle.loads(pickle.dumps(view(cfg, ["base", "stage1.reward"])))
+    assert narrow.stage1.reward.use_alpha is False
+    with pytest.raises(InputError, match=r"'stage1\.pool_split' is read but not declared"):
+        _ = narrow.stage1.pool_split
+
+
 @pytest.mark.parametrize("name", sorted(STAGES))
 def test_dvc_params_are_the_stage_modules_params(name: str) -> None:
     """dvc.yaml reruns a stage on an edit of exactly the keys its code may read."""

@@ -94,9 +94,10 @@ def as_written(cls: type[Params]) -> type[Params]:
         annotation = info.annotation
         if _is_params(annotation) and as_written(annotation) is not annotation:
             annotation, changed = as_written(annotation), True
-        if kind == "profile":
-            annotation, changed = ByProfile[annotation], True
         extra = [m for m in info.metadata if not isinstance(m, _Marker)]
+        if kind == "profile":  # the field's checks apply to each profile's value
+            inner = Annotated[annotation, *extra] if extra else annotation
+            annotation, changed, extra = ByProfile[inner], True, []
         fields[name] = (Annotated[annotation, *extra] if extra else annotation, ...)
     if not changed:
         return cls
@@ -286,6 +287,11 @@ class Config:
 
     def __repr__(self) -> str:
         return f"Config({self.source}, profile={self.base.profile!r}, {list(self.sections)})"
+
+    def __reduce__(self) -> tuple:
+        """Pickled as its params tree, validated again when read back (the validated sections
+        are models built at import time, which pickle cannot name)."""
+        return (Config, (self._raw, self.source))
 
 
 def load_config(path: Path | None = None) -> Config:

@@ -414,6 +414,8 @@ class AblationsParams(Params):
     reward_variants: dict[str, RewardOverride]  # each trained with Stage 1 (Table 5)
     observation_aids: Annotated[list[AidsOverride], PER_PROFILE]
     safety_prompt: Annotated[str, AfterValidator(str.strip)]  # Table 6's manual prompt
+    # trainings side by side (`darkguard.jobs`: one process, one thread each; results identical)
+    workers: Annotated[int, Field(ge=1), PER_PROFILE]
 
 
 class ArenaEvalParams(Params):

@@ -91,6 +91,10 @@ class _View:
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("a params view is read-only")
 
+    def __reduce__(self) -> tuple:
+        """Pickled as what it views and the keys it lets through (jobs in other processes)."""
+        return (_View, (self._obj, self._path, self._keys, self._profile))
+
     def override(self, values: Mapping[str, Any]) -> Config:
         """`Config.override` of the viewed config, viewed with the same keys."""
         if not isinstance(self._obj, Config):

@@ -6,11 +6,16 @@ Table 4's "Stage 2 only" row gates with the vanilla evaluator and an experience 
 mined with that same evaluator: Stage-1-style pools of the `stage1.pool_split` clicks judged by
 the vanilla evaluator (`collect_pools`), then `summarize_experience` with `stage2`'s loop,
 summarizer and validation clicks. The rows with Stage 1 use the `stage2_summarize` stage's
-experience, mined with the Stage-1 evaluator."""
+experience, mined with the Stage-1 evaluator.
+
+The guard runs, each reward variant's training and each aid setting's warm-up depend on nothing
+else the stage computes: they run as jobs, `ablations.workers` side by side, each in a fresh
+process with one torch thread (`darkguard.jobs`), so their results do not depend on the number."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 from darkguard import paths
@@ -20,12 +25,19 @@ from darkguard.defenses.dude.stage1 import collect_pools
 from darkguard.defenses.dude.stage2 import Stage2State
 from darkguard.envs.ruc_static import task_suite
 from darkguard.io import atomic_write_text, write_json
+from darkguard.jobs import Job, run_jobs
 from darkguard.loop.pool import pool_of
 from darkguard.models.registry import resolve_spec
 from darkguard.models.spec import ModelSpec
 from darkguard.ruc.validate import load_records
 from darkguard.stages import stage1_grpo
-from darkguard.stages.ablations.aids import aids_ablation
+from darkguard.stages.ablations.aids import (
+    aids_ablation,
+    aids_label,
+    copies_to_train,
+    copy_dir,
+    trained_copy,
+)
 from darkguard.stages.guard_eval import Gate, GuardRun, guard_runs, read_experience
 from darkguard.stages.stage1_grpo import _clicks, stage_dir
 from darkguard.stages.stage2_summarize import make_miner
@@ -56,6 +68,7 @@ PARAMS = (
     "ablations.reward_variants",
     "ablations.observation_aids",
     "ablations.safety_prompt",
+    "ablations.workers",
 )
 STAGE2_EXPERIENCE = "data/stage2/experience.txt"  # the stage2_summarize stage's experience
 VANILLA_EXPERIENCE = "data/ablations/stage2_vanilla/experience.txt"  # `vanilla_stage2`'s
@@ -142,37 +155,80 @@ def prompt_gates(
     }
 
 
-def reward_ablation(cfg: Config, variants: dict[str, RewardOverride]) -> list[dict]:
-    """Train Stage 1 once per reward variant (overrides of `stage1.reward`) and judge the valid
-    clicks; the variant without overrides reads the `stage1_grpo` stage's own adapter."""
-    rows = []
-    for name, variant in variants.items():
-        overrides = variant.changes()
-        varied = cfg.override({f"stage1.reward.{k}": v for k, v in overrides.items()})
-        out = stage_dir() if not overrides else ablations_dir() / "reward" / paths.slug(name)
-        reuse = True if not overrides else None
-        result = stage1_grpo.run(varied, out, pools=False, reuse=reuse, before=False)
-        m = result.after.metrics
-        rows.append(
-            {
-                "variant": name,
-                "pass_rate": m["pass_rate"],
-                "fatal_error_rate": m["c4_fatal_error_rate"],
-                **{k: m[k] for k in ("c1_rate", "c2_rate", "c3_rate", "parse_failure_rate")},
-            }
+def reward_variant(cfg: Config, name: str, variant: RewardOverride) -> dict:
+    """Table 5's row of one reward variant (overrides of `stage1.reward`): Stage 1 trained with
+    it, judging the valid clicks; the variant without overrides reads the `stage1_grpo` stage's
+    own adapter."""
+    overrides = variant.changes()
+    varied = cfg.override({f"stage1.reward.{k}": v for k, v in overrides.items()})
+    out = stage_dir() if not overrides else ablations_dir() / "reward" / paths.slug(name)
+    reuse = True if not overrides else None
+    m = stage1_grpo.run(varied, out, pools=False, reuse=reuse, before=False).after.metrics
+    return {
+        "variant": name,
+        "pass_rate": m["pass_rate"],
+        "fatal_error_rate": m["c4_fatal_error_rate"],
+        **{k: m[k] for k in ("c1_rate", "c2_rate", "c3_rate", "parse_failure_rate")},
+    }
+
+
+def reward_jobs(cfg: Config, variants: dict[str, RewardOverride]) -> list[Job]:
+    """A job per variant that trains (every one with overrides), for `run_jobs`."""
+    return [
+        Job(f"reward variant {name!r}", partial(reward_variant, cfg, name, variant))
+        for name, variant in variants.items()
+        if variant.changes()
+    ]
+
+
+def reward_ablation(
+    cfg: Config, variants: dict[str, RewardOverride], trained: dict[str, dict] | None = None
+) -> list[dict]:
+    """Table 5's rows in the order of `variants`: those in `trained` (variant -> row, from
+    `reward_jobs`) as they are, the others trained and judged here (`reward_variant`)."""
+    trained = trained or {}
+    return [trained.get(name) or reward_variant(cfg, name, v) for name, v in variants.items()]
+
+
+def aids_jobs(base: ModelSpec, overrides: list[dict], data_dir: Path) -> list[Job]:
+    """A job per observation-aid setting that needs a warmed-up copy of `base` (`trained_copy`),
+    for `run_jobs`."""
+    root = ablations_dir() / "aids"
+    return [
+        Job(
+            f"observation aids {aids_label(aids)!r}",
+            partial(trained_copy, base, aids, data_dir, copy_dir(root, aids)),
         )
-    return rows
+        for aids in copies_to_train(base, overrides)
+    ]
 
 
-def run(cfg: Config) -> AblationResult:
-    """The stage: the guard runs of Tables 4 and 6, the reward variants, the aid settings."""
-    cfg = view(cfg, PARAMS)
-    settings = cfg.ablations
+@dataclass
+class GatedRuns:
+    """Tables 4 and 6: the agent alone and behind each gate, with each gate's experience source
+    and Algorithm 1's run with the vanilla evaluator."""
+
+    stagewise: list[GuardRun]
+    prompts: list[GuardRun]
+    experiences: dict[str, str]  # gate label -> the experience it used, in words
+    vanilla_stage2: dict  # `vanilla_stage2`'s summary
+
+
+def guard_suite(cfg: Config, data_dir: Path) -> list[dict]:
+    """The `guard_eval` stage's test suite (its split, tasks per domain and seed)."""
     guard = cfg.guard_eval
-    data_dir = paths.resolve(cfg.data.out_dir)
-    suite = task_suite(
+    return task_suite(
         load_records(data_dir, f"{guard.split}.json"), guard.per_domain, cfg.base.seed
     )
+
+
+def gated_runs(cfg: Config) -> GatedRuns:
+    """Algorithm 1 with the vanilla evaluator ("Stage 2 only"'s experience), then the agent of
+    `ablations.agent` alone and behind each gate of Tables 4 and 6 on the guard suite, gated by
+    the paper's rule (a click executes when judged 1)."""
+    settings, guard = cfg.ablations, cfg.guard_eval
+    data_dir = paths.resolve(cfg.data.out_dir)
+    suite = guard_suite(cfg, data_dir)
     agent = resolve_spec(settings.agent, "agent", cfg)
     base = resolve_spec(None, "evaluator", cfg)
     tuned = tuned_spec(base, stage_dir() / "adapter")
@@ -184,7 +240,7 @@ def run(cfg: Config) -> AblationResult:
         **stage_gates,
         **prompt_gates(tuned, settings.safety_prompt, experience, stage2_file),
     }
-    runs = guard_runs(  # the paper's gate (a click executes when judged 1), as in the paper
+    runs = guard_runs(
         [agent],
         list(sources),
         data_dir,
@@ -194,10 +250,36 @@ def run(cfg: Config) -> AblationResult:
         batch=guard.batch_tasks,
         pool=pool_of(guard.workers, cfg.parallel),
     )
-    stagewise = runs[: 1 + len(stage_gates)]
-    prompts = runs[1 + len(stage_gates) :]
     used = {gate.label: source for gate, source in sources.items()}
-    rewards = reward_ablation(cfg, settings.reward_variants)
+    split = 1 + len(stage_gates)  # the agent alone, then Table 4's gates, then Table 6's
+    return GatedRuns(runs[:split], runs[split:], used, mined)
+
+
+def run(cfg: Config) -> AblationResult:
+    """The stage: the guard runs of Tables 4 and 6, the reward variants, the aid settings, as
+    jobs side by side (`ablations.workers`; `darkguard.jobs`), the longest first: the aid
+    settings' warm-ups, the guard runs, then the reward variants."""
+    cfg = view(cfg, PARAMS)
+    settings = cfg.ablations
+    data_dir = paths.resolve(cfg.data.out_dir)
+    base = resolve_spec(None, "evaluator", cfg)
     overrides = [row.changes() for row in settings.observation_aids]
-    aids = aids_ablation(base, overrides, data_dir, ablations_dir() / "aids")
-    return AblationResult(settings, len(suite), stagewise, prompts, rewards, aids, used, mined)
+    copy_jobs = aids_jobs(base, overrides, data_dir)
+    gates = Job("Tables 4 and 6: the guard runs", partial(gated_runs, cfg))
+    variant_jobs = reward_jobs(cfg, settings.reward_variants)
+    done = run_jobs([*copy_jobs, gates, *variant_jobs], settings.workers)
+    gated: GatedRuns = done[len(copy_jobs)]
+    trained = {row["variant"]: row for row in done[len(copy_jobs) + 1 :]}
+    rewards = reward_ablation(cfg, settings.reward_variants, trained)
+    copies = copies_to_train(base, overrides)  # warmed up by their jobs
+    aids = aids_ablation(base, overrides, data_dir, ablations_dir() / "aids", trained=copies)
+    return AblationResult(
+        settings,
+        len(guard_suite(cfg, data_dir)),
+        gated.stagewise,
+        gated.prompts,
+        rewards,
+        aids,
+        gated.experiences,
+        gated.vanilla_stage2,
+    )

@@ -9,6 +9,7 @@ seed) but with those aids; a real checkpoint (`paper`) is given the aids at infe
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
@@ -67,23 +68,43 @@ def trained_copy(base: ModelSpec, aids: ObservationAids, data_dir: Path, out_dir
     return out_dir
 
 
+def copies_to_train(base: ModelSpec, overrides: list[dict[str, Any]]) -> list[ObservationAids]:
+    """The aid settings that need a warmed-up copy of `base` (`trained_copy`): every setting
+    besides the evaluator's own for a tiny evaluator (a card with warm-up settings), none for a
+    checkpoint."""
+    if base.backend != "hf" or "warmup" not in read_card(base.path):
+        return []
+    own = evaluator_aids(base)
+    return [aids for aids in aid_settings(own, overrides) if aids != own]
+
+
+def copy_dir(out_root: Path, aids: ObservationAids) -> Path:
+    """Where the warmed-up copy with `aids` lives under `out_root`."""
+    return Path(out_root) / paths.slug(aids_label(aids))
+
+
 def aids_ablation(
     base: ModelSpec,
     overrides: list[dict[str, Any]],
     data_dir: Path,
     out_root: Path,
+    trained: Collection[ObservationAids] = (),
 ) -> list[dict]:
     """One row per aid setting: the valid clicks' pass rate, FER and C1-C3 of the evaluator
-    with those aids (a warmed-up copy per setting for a tiny model, else the same weights)."""
-    train_copies = base.backend == "hf" and "warmup" in read_card(base.path)
+    with those aids (a warmed-up copy per setting for a tiny model, else the same weights).
+    Copies of the settings in `trained` were just warmed up (by `trained_copy`, e.g. as jobs
+    beside other trainings) and are read as they are; the others are warmed up here."""
+    to_train = copies_to_train(base, overrides)
     records = records_by_id(data_dir)
     valid = read_jsonl(data_dir / "clicks" / "valid.jsonl")
     own = evaluator_aids(base)
     rows = []
     for aids in aid_settings(own, overrides):
         spec = base
-        if train_copies and aids != own:
-            path = trained_copy(base, aids, data_dir, out_root / paths.slug(aids_label(aids)))
+        if aids in to_train:
+            path = copy_dir(out_root, aids)
+            if aids not in trained:
+                trained_copy(base, aids, data_dir, path)
             spec = dataclasses.replace(
                 base, name=f"{base.name} ({aids_label(aids)})", path=str(path)
             )
