@@ -104,6 +104,11 @@ def quiet_libraries() -> None:
     os.environ["TQDM_DISABLE"] = "1"
     os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
     warnings.filterwarnings("ignore", category=FutureWarning)
+    # the same in the processes started from here (OCR readers, jobs): spawned interpreters read
+    # their warning filters from the environment, and their stderr lands in the cell's output
+    inherited = [w for w in os.environ.get("PYTHONWARNINGS", "").split(",") if w]
+    if "ignore::FutureWarning" not in inherited:
+        os.environ["PYTHONWARNINGS"] = ",".join([*inherited, "ignore::FutureWarning"])
     warnings.filterwarnings("ignore", message="IProgress not found")
     for module in ("transformers", "trl", "peft", "torch", "accelerate", "datasets"):
         warnings.filterwarnings("ignore", category=UserWarning, module=module)
