@@ -101,6 +101,58 @@ def test_screenshots_read_in_worker_processes_give_the_same_lines() -> None:
     assert all(tokens == 0 for _, tokens in many) and len(agent._lines) == 4
 
 
+def test_pages_read_ahead_are_taken_not_read_again(tmp_path, monkeypatch) -> None:
+    """`read_ahead` reads a benchmark's page files in the OCR workers; an agent shown them takes
+    those lines (the same as reading the screenshot itself) without reading again, and a reading
+    that was cancelled is done here."""
+    from PIL import ImageDraw, ImageFont
+
+    monkeypatch.setenv("DARKGUARD_CACHE", str(tmp_path / "cache"))
+    font = ImageFont.truetype("DejaVuSans.ttf", 28)
+    files = []
+    for k, words in enumerate(["Weather forecast", "Add to cart", "Book a room"]):
+        image = Image.new("RGB", (700, 300), "white")
+        ImageDraw.Draw(image).text((40 + 30 * k, 100), words, fill="black", font=font)
+        files.append(tmp_path / f"page{k}.png")
+        image.save(files[-1])
+    from darkguard import cache
+
+    pages = [cache.decoded(f) for f in files]
+    expected = [agents.read_lines(page) for page in pages]
+    try:
+        assert agents.read_ahead(files[:2]) == 2
+        assert agents.read_ahead(files[:2]) == 0  # already under way
+        read_here = []
+        real_many = agents.read_lines_many
+        monkeypatch.setattr(
+            agents,
+            "read_lines_many",
+            lambda images: read_here.append(len(images)) or real_many(images),
+        )
+        agent = OfflineAgent()
+        agent.propose_many([(page, "Add the item to the cart.", []) for page in pages])
+        assert read_here == [1]  # only the page not read ahead
+        assert [agent._lines[agents._page_key(p)] for p in pages] == expected
+        assert not agents._AHEAD  # taken
+        assert agents.read_ahead(files) == 0  # stored in the page-lines cache
+        monkeypatch.setenv("DARKGUARD_CACHE", str(tmp_path / "other"))
+        monkeypatch.setattr(agents, "start_reading", lambda file: _cancelled())
+        assert agents.read_ahead(files[2:]) == 1
+        agent = OfflineAgent()
+        assert agent.candidates(pages[2], "Book a room.")  # read here instead
+        assert agent._lines[agents._page_key(pages[2])] == expected[2]
+    finally:
+        agents.stop_reading_ahead()
+
+
+def _cancelled():
+    from concurrent.futures import Future
+
+    future = Future()
+    future.cancel()
+    return future
+
+
 def alone_episode(result: str, page_type: str, hit: int) -> Episode:
     code = {"Normal": "SUCCESS" if hit == 1 else "FAIL_EXECUTION"}.get(page_type)
     code = code or ("UNSAFE_CLICK" if hit == -1 else "SAFE_MISS")

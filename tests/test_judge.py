@@ -323,3 +323,59 @@ def test_cli_judge_defaults_to_the_guards_evaluator(
 def test_cli_judge_reports_a_missing_model(release, capsys) -> None:
     assert main(["judge", "--data", str(release), "--evaluator", "no-such-model"]) == 2
     assert "not a model of profile 'tiny'" in capsys.readouterr().err
+
+
+def test_pixel_digest_is_taken_once_per_image(monkeypatch) -> None:
+    """A page's identity is hashed once per image object, equals the hash of its pixels, and is
+    forgotten with the image (a new image at a reused address is hashed afresh)."""
+    import gc
+    import hashlib
+
+    from PIL import Image
+
+    from darkguard import cache as screen_cache
+
+    page = Image.new("RGB", (64, 48), "white")
+    page.putpixel((3, 4), (10, 20, 30))
+    calls = []
+    real_tobytes = Image.Image.tobytes
+    monkeypatch.setattr(Image.Image, "tobytes", lambda im, *a: calls.append(1) or real_tobytes(im))
+    first = screen_cache.pixel_digest(page)
+    assert first == hashlib.sha1(real_tobytes(page)).hexdigest()
+    assert screen_cache.pixel_digest(page) == first and len(calls) == 1
+    twin = page.copy()
+    assert screen_cache.pixel_digest(twin) == first and len(calls) == 2  # same pixels, own entry
+    other = Image.new("RGB", (64, 48), "white")
+    assert screen_cache.pixel_digest(other) != first
+    key = id(page)
+    del page
+    gc.collect()
+    assert key not in screen_cache._PIXEL_DIGESTS
+
+
+def test_pages_kept_holds_every_page_of_a_block_then_shrinks(tmp_path, monkeypatch) -> None:
+    """Passes over more pages than the memory budget holds decode each page once inside
+    `pages_kept`; a resized copy made on a miss shares that decode; afterwards the cache is back
+    within its budget."""
+    from darkguard import cache as screen_cache
+
+    page_bytes = 320 * 200 * 3
+    monkeypatch.setattr(screen_cache, "_MEMORY", screen_cache.MemoryCache(budget=2 * page_bytes))
+    monkeypatch.setenv("DARKGUARD_CACHE", "off")
+    files = []
+    for i in range(4):
+        files.append(tmp_path / f"page{i}.png")
+        Image.new("RGB", (320, 200), (i, 0, 0)).save(files[-1])
+    opened = []
+    real_open = Image.open
+    monkeypatch.setattr(Image, "open", lambda *a, **k: opened.append(1) or real_open(*a, **k))
+    with screen_cache.pages_kept(8 * page_bytes):
+        for _ in range(2):  # two passes over four pages
+            for path in files:
+                screen_cache.fitted(path, 16384)
+                screen_cache.decoded(path)
+        assert len(opened) == 4
+    assert screen_cache._MEMORY.used <= screen_cache._MEMORY.budget == 2 * page_bytes
+    for path in files:  # outside the block a scan longer than the budget decodes again
+        screen_cache.decoded(path)
+    assert len(opened) > 4

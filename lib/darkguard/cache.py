@@ -13,7 +13,10 @@ from __future__ import annotations
 import hashlib
 import os
 import tempfile
+import weakref
 from collections import OrderedDict
+from collections.abc import Iterator
+from contextlib import AbstractContextManager, contextmanager
 from functools import lru_cache
 from pathlib import Path
 
@@ -45,10 +48,50 @@ class MemoryCache:
         if cost <= self.budget:
             self.items[key] = value
             self.used += cost
-            while self.used > self.budget:
-                _, (old, _) = self.items.popitem(last=False)
-                self.used -= _bytes(old)
+            self._shrink()
         return value
+
+    def _shrink(self) -> None:
+        while self.used > self.budget:
+            _, (old, _) = self.items.popitem(last=False)
+            self.used -= _bytes(old)
+
+    @contextmanager
+    def raised(self, budget: int) -> Iterator[None]:
+        """The budget raised to `budget` bytes for a block that reads the same screenshots in
+        several passes (each pass over more pages than the budget holds would decode every page
+        again: a least-recently-used cache keeps none of a longer scan), then back (the least
+        recently used entries go)."""
+        before = self.budget
+        self.budget = max(before, budget)
+        try:
+            yield
+        finally:
+            self.budget = before
+            self._shrink()
+
+
+_PIXEL_DIGESTS: dict[int, tuple[weakref.ref, str]] = {}
+
+
+def pixel_digest(image: Image.Image) -> str:
+    """SHA-1 of an image's pixels (`tobytes`), computed once per image object: an episode's
+    agent and gate ask for the same page's identity at every step, and hashing a 1366x864
+    screenshot costs ~7 ms. An observed image is never changed in place (the screenshots the
+    environments hand out are this module's shared decoded copies)."""
+    key = id(image)
+    entry = _PIXEL_DIGESTS.get(key)
+    if entry is not None and entry[0]() is image:
+        return entry[1]
+    digest = hashlib.sha1(image.tobytes()).hexdigest()
+    _PIXEL_DIGESTS[key] = (weakref.ref(image, lambda _, key=key: _forget_pixels(key)), digest)
+    return digest
+
+
+def _forget_pixels(key: int) -> None:
+    entry = _PIXEL_DIGESTS.get(key)
+    if entry is not None and entry[0]() is None:
+        del _PIXEL_DIGESTS[key]
 
 
 def file_key(path: Path) -> tuple[str, int, int]:
@@ -199,8 +242,11 @@ def _fitted_from_disk(path: Path, max_pixels: int | None) -> Fitted:
     stored = disk.get(entry) if disk else None
     if stored is not None:
         return stored
-    with Image.open(path) as img:
-        image = img.convert("RGB")
+    if max_pixels:  # the decoded page is kept: its text and crops are read next
+        image = decoded(path)
+    else:  # a full-size copy of its own
+        with Image.open(path) as img:
+            image = img.convert("RGB")
     made = fit_pixels(image, max_pixels), image.size
     if disk:
         disk.put(entry, made)
@@ -208,3 +254,8 @@ def _fitted_from_disk(path: Path, max_pixels: int | None) -> Fitted:
 
 
 _MEMORY = MemoryCache(budget=1536 * 2**20)  # pixels of decoded and resized screenshots
+
+
+def pages_kept(budget: int) -> AbstractContextManager[None]:
+    """This process's memory cache raised to `budget` bytes for a block (`MemoryCache.raised`)."""
+    return _MEMORY.raised(budget)

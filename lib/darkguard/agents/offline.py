@@ -3,19 +3,27 @@ best-matching text line and, once rejected, the next-best one."""
 
 from __future__ import annotations
 
-import hashlib
 import json
 import math
 import os
+from collections.abc import Iterable
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 from PIL import Image
 
-from darkguard import paths
+from darkguard import cache, paths
 from darkguard.agents import Rejection
-from darkguard.agents.perception import TextLine, read_lines, read_lines_many, similarity_to
+from darkguard.agents.perception import (
+    TextLine,
+    read_lines,
+    read_lines_many,
+    reading_result,
+    similarity_to,
+    start_reading,
+)
 from darkguard.models.parsing import AgentOutput, Click, ParseFailure
 
 LINES_VERSION = 1  # bump when what PP-OCR returns for a page changes (engine, parameters)
@@ -41,7 +49,8 @@ class OfflineAgent:
             if page not in self._lines:
                 lines = stored_lines(page)
                 if lines is None:
-                    lines = read_lines(image)
+                    lines = _read_ahead_lines(page, image)
+                    lines = read_lines(image) if lines is None else lines
                     store_lines(page, lines)
                 self._lines[page] = lines
             lines = self._lines[page]
@@ -72,8 +81,11 @@ class OfflineAgent:
                     self._lines[page] = stored
                 else:
                     unread.setdefault(page, image)
-        read = read_lines_many(list(unread.values())) if unread else []
-        for page, lines in zip(unread, read, strict=True):
+        fresh = [page for page in unread if page not in _AHEAD]
+        read = read_lines_many([unread[page] for page in fresh]) if fresh else []
+        lines_of = dict(zip(fresh, read, strict=True))
+        for page, image in unread.items():
+            lines = lines_of[page] if page in lines_of else _read_ahead_lines(page, image)
             self._lines[page] = lines
             store_lines(page, lines)
         return [(self.propose(*request), 0) for request in requests]
@@ -86,8 +98,42 @@ class OfflineAgent:
         return ParseFailure("no candidate left")
 
 
+_AHEAD: dict[tuple, Future] = {}  # page key -> its reading, started by `read_ahead`
+
+
+def read_ahead(files: Iterable[Path]) -> int:
+    """Start reading the screenshots in `files` (the pages a benchmark will show its agents, in
+    the order it shows them) in the OCR worker processes, so that the reading overlaps with
+    other work of this process; an agent shown one of them takes its reading rather than
+    starting another. Pages already read (the page-lines cache) are skipped. Returns how many
+    readings started; `stop_reading_ahead` cancels those no agent took."""
+    started = 0
+    for file in files:
+        page = _page_key(cache.decoded(file))
+        if page in _AHEAD or stored_lines(page) is not None:
+            continue
+        _AHEAD[page] = start_reading(file)
+        started += 1
+    return started
+
+
+def stop_reading_ahead() -> None:
+    """Cancel the readings `read_ahead` started that have not begun, and forget them all."""
+    for future in _AHEAD.values():
+        future.cancel()
+    _AHEAD.clear()
+
+
+def _read_ahead_lines(page: tuple, image: Image.Image) -> list[TextLine] | None:
+    """The lines of a page read ahead (None: not read ahead); read here when the workers could
+    not read it."""
+    if page not in _AHEAD:
+        return None
+    return reading_result(_AHEAD.pop(page), image)
+
+
 def _page_key(image: Image.Image) -> tuple[str, tuple[int, int]]:
-    return hashlib.sha1(image.tobytes()).hexdigest(), image.size
+    return cache.pixel_digest(image), image.size
 
 
 def _lines_file(page: tuple[str, tuple[int, int]]) -> Path | None:

@@ -6,8 +6,10 @@ from __future__ import annotations
 import atexit
 import signal
 import warnings
+from concurrent.futures import Future
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 
 import numpy as np
 from PIL import Image
@@ -135,6 +137,26 @@ def read_lines_many(images: list[Image.Image], workers: int = OCR_WORKERS) -> li
         return [read_lines(image) for image in images]
 
 
+def start_reading(file: Path, workers: int = OCR_WORKERS) -> Future:
+    """`read_lines` of the screenshot in `file`, started in an OCR worker process (which decodes
+    the file itself: the same RGB pixels as `cache.decoded`); its future's result is the lines,
+    or `BrokenProcessPool` when the workers could not start."""
+    return _ocr_pool(workers).submit(_read_file_in_worker, str(file))
+
+
+def reading_result(future: Future, image: Image.Image) -> list[TextLine]:
+    """The lines a `start_reading` returned; read here (`image`: the same screenshot) when the
+    workers could not read it or the reading was cancelled."""
+    from concurrent.futures import CancelledError
+    from concurrent.futures.process import BrokenProcessPool
+
+    try:
+        return future.result()
+    except (BrokenProcessPool, CancelledError):
+        _ocr_pool.cache_clear()
+        return read_lines(image)
+
+
 @lru_cache(maxsize=2)
 def _ocr_pool(workers: int):
     import multiprocessing
@@ -156,6 +178,11 @@ def _one_thread_ocr() -> None:
 
 def _read_lines_in_worker(page: np.ndarray) -> list[TextLine]:
     return _text_lines(ocr_engine()(page))
+
+
+def _read_file_in_worker(file: str) -> list[TextLine]:
+    with Image.open(file) as img:
+        return _read_lines_in_worker(np.array(img.convert("RGB")))
 
 
 def _read_crop_in_worker(item: tuple[np.ndarray, tuple[int, int]]) -> list[TextLine]:

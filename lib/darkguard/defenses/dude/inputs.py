@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 from PIL import Image, ImageDraw
@@ -78,9 +79,10 @@ class Screenshot:
         shot.scale = shot.fitted.width / shot.size[0]
         return shot
 
-    @property
+    @cached_property
     def digest(self) -> str:
-        """The screenshot's identity in caches: its file's bytes, else its pixels."""
+        """The screenshot's identity in caches: its file's bytes, else its pixels (computed once:
+        a gate asks for it at every click on the page)."""
         if self._path is not None:
             return cache.content_digest(*cache.file_key(self._path))[:40]
         assert self._image is not None

@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
+from darkguard import cache
 from darkguard.defenses.dude.inputs import Screenshot
 from darkguard.models import prompts
 from darkguard.models.backends import Backend
@@ -53,8 +54,8 @@ def click_facts(image: Image.Image, x: float, y: float, task: str) -> dict:
 
 def case_features(case: dict, data_dir: Path) -> dict:
     """The facts the offline summarizer reads from one case (its screenshot and its mistake)."""
-    with Image.open(Path(data_dir) / case["image_path"]) as img:
-        facts = click_facts(img.convert("RGB"), case["x"], case["y"], case.get("task", ""))
+    image = cache.decoded(Path(data_dir) / case["image_path"])  # decoded once per process
+    facts = click_facts(image, case["x"], case["y"], case.get("task", ""))
     return {"mistake": (case.get("predicted"), case["label"]), **facts}
 
 

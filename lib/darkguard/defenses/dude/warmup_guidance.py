@@ -18,8 +18,7 @@ import random
 from collections.abc import Sequence
 from pathlib import Path
 
-from PIL import Image
-
+from darkguard import cache
 from darkguard.defenses.dude.summarizers import click_facts, rule_line
 from darkguard.ruc import schema
 from darkguard.ruc.clicks import page_order
@@ -31,14 +30,10 @@ RULE_WORDS = 30  # about the words of one rule in the offline summarizer's wordi
 def clicks_facts(clicks: list[dict], records: dict[str, dict], data_dir: Path) -> list[dict]:
     """`click_facts` of every click, each screenshot opened once (`page_order`)."""
     facts: list[dict] = [{}] * len(clicks)
-    image, image_path = None, None
     for i in page_order(clicks, records):
         click = clicks[i]
         record = records[click["sample_id"]]
-        path = Path(data_dir) / record["image_path"]
-        if path != image_path:
-            with Image.open(path) as img:
-                image, image_path = img.convert("RGB"), path
+        image = cache.decoded(Path(data_dir) / record["image_path"])
         facts[i] = click_facts(image, click["x"], click["y"], schema.task_text(record))
     return facts
 

@@ -6,7 +6,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from darkguard import paths
+from darkguard import cache, paths
 from darkguard.config import BuildModelsParams, Config, WarmupParams, view
 from darkguard.defenses.dude.evaluator import Evaluator
 from darkguard.defenses.dude.inputs import ObservationAids, ocr_note
@@ -91,6 +91,13 @@ def distractor_sentences(records: dict[str, dict], clicks: list[dict]) -> list[s
     return sorted({schema.task_text(records[c["sample_id"]]) for c in clicks})
 
 
+# Decoded screenshots kept in memory while the warm-up rows are built: the text nulls, the text
+# aid, the guidance facts and the conversations each pass over every train page, and RUC-synth's
+# 985 train pages take ~3.3 GiB decoded (a smaller budget decoded each page once per pass,
+# ~80 s of the stage's 506 s).
+ROWS_PAGES_KEPT = 4 * 2**30
+
+
 def warmup_rows(
     train: list[dict],
     records: dict[str, dict],
@@ -102,22 +109,24 @@ def warmup_rows(
     """The warm-up rows of the train clicks and `warm.text_nulls` null clicks on text per page
     (`hard_nulls`), labels balanced by repetition when asked (repeats share their row); a
     share `warm.guidance_rate` of the clicks carries a guidance block (`warmup_guidance`): rules,
-    or, for a share `warm.guidance_distractor_rate` of them, the pages' task texts."""
-    train = train + hard_nulls(
-        train, records, data_dir, warm.text_nulls, warm.seed, warm.text_null_pick
-    )
-    guidance = guidance_texts(
-        train,
-        records,
-        data_dir,
-        warm.guidance_rate,
-        warm.guidance_rules,
-        warm.seed,
-        warm.guidance_own_rate,
-        warm.guidance_distractor_rate,
-        distractor_sentences(records, train),
-    )
-    rows = trl_rows(train, records, data_dir, max_pixels, warm.confidence, aids, guidance)
+    or, for a share `warm.guidance_distractor_rate` of them, the pages' task texts. Each page is
+    decoded once (`ROWS_PAGES_KEPT`), however many passes read it."""
+    with cache.pages_kept(ROWS_PAGES_KEPT):
+        train = train + hard_nulls(
+            train, records, data_dir, warm.text_nulls, warm.seed, warm.text_null_pick
+        )
+        guidance = guidance_texts(
+            train,
+            records,
+            data_dir,
+            warm.guidance_rate,
+            warm.guidance_rules,
+            warm.seed,
+            warm.guidance_own_rate,
+            warm.guidance_distractor_rate,
+            distractor_sentences(records, train),
+        )
+        rows = trl_rows(train, records, data_dir, max_pixels, warm.confidence, aids, guidance)
     if not warm.balance:
         return rows
     row_of = {id(c): r for c, r in zip(train, rows, strict=True)}

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from darkguard import paths
 from darkguard.agents import Agent
+from darkguard.agents.offline import read_ahead, stop_reading_ahead
 from darkguard.config import Config, GuardEvalParams, view
 from darkguard.defenses.dude.evaluator import Evaluator, evaluator_aids, tuned_spec
 from darkguard.defenses.dude.gate import DudeGate
@@ -257,7 +258,9 @@ def guard_dir() -> Path:
 
 def run(cfg: Config) -> GuardResult:
     """The stage: the suite, the profile's agents and evaluators, the Stage-2 experience, and the
-    oracle agent behind an oracle per accuracy (`guard_eval.oracle`)."""
+    oracle agent behind an oracle per accuracy (`guard_eval.oracle`). The offline agent's pages
+    (the valid suite's, then the test suite's) are read ahead by the OCR worker processes while
+    this process judges clicks (`read_ahead`; episodes run here, `guard_eval.workers: 1`)."""
     cfg = view(cfg, PARAMS)
     settings = cfg.guard_eval
     data_dir = paths.resolve(cfg.data.out_dir)
@@ -277,29 +280,35 @@ def run(cfg: Config) -> GuardResult:
     ]
     thresholds: dict[str, dict[str, float]] = {}
     sweeps: dict[str, list[dict]] = {}
-    valid: list[dict] = []
-    if settings.gate == "confidence":
-        valid = task_suite(load_records(data_dir, "valid.json"), settings.per_domain, cfg.base.seed)
-        gates, thresholds, sweeps = confidence_gates(
-            gates, data_dir, settings, cfg.base.seed, agents, valid
-        )
     oracle = settings.oracle
     if oracle.accuracies and oracle.agent not in settings.agents:
         raise InputError(
             f"guard_eval.oracle.agent.{cfg.base.profile}: {oracle.agent!r} is not one of "
             f"guard_eval.agents.{cfg.base.profile} {settings.agents}"
         )
-    runs = guard_runs(
-        agents,
-        gates,
-        data_dir,
-        suite,
-        guard_dir(),
-        settings.t_max,
-        batch=settings.batch_tasks,
-        oracles={oracle.agent: oracles_of(oracle.accuracies, cfg.base.seed)},
-        pool=pool_of(settings.workers, cfg.parallel),
-    )
+    valid: list[dict] = []
+    if settings.gate == "confidence":
+        valid = task_suite(load_records(data_dir, "valid.json"), settings.per_domain, cfg.base.seed)
+    try:
+        if any(a.backend == "offline" for a in agents) and settings.workers == 1:
+            read_ahead(data_dir / r["image_path"] for r in [*valid, *suite])
+        if settings.gate == "confidence":
+            gates, thresholds, sweeps = confidence_gates(
+                gates, data_dir, settings, cfg.base.seed, agents, valid
+            )
+        runs = guard_runs(
+            agents,
+            gates,
+            data_dir,
+            suite,
+            guard_dir(),
+            settings.t_max,
+            batch=settings.batch_tasks,
+            oracles={oracle.agent: oracles_of(oracle.accuracies, cfg.base.seed)},
+            pool=pool_of(settings.workers, cfg.parallel),
+        )
+    finally:
+        stop_reading_ahead()
     return GuardResult(settings, suite, experience, runs, thresholds, sweeps, valid)
 
 

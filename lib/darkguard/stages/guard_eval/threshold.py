@@ -23,8 +23,7 @@ import math
 from collections.abc import Sequence
 from pathlib import Path
 
-from PIL import Image
-
+from darkguard import cache
 from darkguard.agents import Agent
 from darkguard.defenses import Verdict
 from darkguard.defenses.dude.evaluator import Evaluator, click_conversations
@@ -98,7 +97,6 @@ class ReplayGate:
     def __init__(self, gate: DudeGate, threshold: float = 1.0) -> None:
         self.gate, self.name, self.threshold = gate, gate.name, threshold
         self._memo: dict[tuple, tuple[dict[int, float], int]] = {}
-        self._pages: dict[int, tuple[Image.Image, str]] = {}  # id -> (page, its digest)
 
     def review_many(self, proposals: list[tuple[Observation, Click]]) -> list[Verdict]:
         keys = [self.key(o, c) for o, c in proposals]
@@ -119,10 +117,8 @@ class ReplayGate:
 
     def key(self, observation: Observation, click: Click) -> tuple:
         """The page (by its pixels), the task and the point to 0.1 px (as episodes record it)."""
-        image = observation.image
-        if id(image) not in self._pages:  # the page is kept, so its id is not reused
-            self._pages[id(image)] = (image, hashlib.sha1(image.tobytes()).hexdigest())
-        return (self._pages[id(image)][1], observation.task, round(click.x, 1), round(click.y, 1))
+        page = cache.pixel_digest(observation.image)
+        return (page, observation.task, round(click.x, 1), round(click.y, 1))
 
 
 def sweep(
