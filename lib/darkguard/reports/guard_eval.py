@@ -290,8 +290,10 @@ def write_guard_reports(result: GuardResult, profile: str) -> dict[str, pd.DataF
         f"{DUDE_TABLE7_OVERHEAD['vanilla']['seconds']} s -> "
         f"{DUDE_TABLE7_OVERHEAD['DUDE']['seconds']} s; {profile} "
         "profile; machine-dependent, not compared by CI; the offline agent reads each page with "
-        "OCR once and caches it, so its first run, the vanilla one, carries the OCR time; tasks "
-        "run in lockstep batches, a task's time is its batch's over its tasks)",
+        "OCR once and caches it, and the stage reads its pages ahead while the threshold is "
+        "tuned, so these runs carry little OCR time (without the read-ahead the first run, the "
+        "vanilla one, carries it); tasks run in lockstep batches, a task's time is its batch's "
+        "over its tasks)",
         paths.reports_dir() / "timings",
     )
     if not tables["guard/gains"].empty:
