@@ -260,7 +260,8 @@ def run(cfg: Config) -> GuardResult:
     """The stage: the suite, the profile's agents and evaluators, the Stage-2 experience, and the
     oracle agent behind an oracle per accuracy (`guard_eval.oracle`). The offline agent's pages
     (the valid suite's, then the test suite's) are read ahead by the OCR worker processes while
-    this process judges clicks (`read_ahead`; episodes run here, `guard_eval.workers: 1`)."""
+    this process judges clicks (`read_ahead`), when the episodes run in this process
+    (`guard_eval.workers: 1` on this machine's processes)."""
     cfg = view(cfg, PARAMS)
     settings = cfg.guard_eval
     data_dir = paths.resolve(cfg.data.out_dir)
@@ -289,8 +290,9 @@ def run(cfg: Config) -> GuardResult:
     valid: list[dict] = []
     if settings.gate == "confidence":
         valid = task_suite(load_records(data_dir, "valid.json"), settings.per_domain, cfg.base.seed)
+    pool = pool_of(settings.workers, cfg.parallel)
     try:
-        if any(a.backend == "offline" for a in agents) and settings.workers == 1:
+        if any(a.backend == "offline" for a in agents) and pool.in_process:
             read_ahead(data_dir / r["image_path"] for r in [*valid, *suite])
         if settings.gate == "confidence":
             gates, thresholds, sweeps = confidence_gates(
@@ -305,7 +307,7 @@ def run(cfg: Config) -> GuardResult:
             settings.t_max,
             batch=settings.batch_tasks,
             oracles={oracle.agent: oracles_of(oracle.accuracies, cfg.base.seed)},
-            pool=pool_of(settings.workers, cfg.parallel),
+            pool=pool,
         )
     finally:
         stop_reading_ahead()
