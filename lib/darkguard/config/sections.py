@@ -276,6 +276,9 @@ class GRPOParams(Params):
     gradient_checkpointing: bool
     save_steps: int  # checkpoints an interrupted run resumes from
     lora: LoraParams
+    # each repeated prompt computed once for its completions' log-probabilities (the policy's and
+    # the reference's; `defenses.dude.grpo_prompts`): trl's values up to float rounding
+    shared_prompts: bool = False
 
 
 class VllmParams(Params):

@@ -11,6 +11,7 @@ from typing import Any
 
 from darkguard.config import GRPOParams, RewardParams, VllmParams
 from darkguard.defenses.dude.evaluator import Evaluator, click_conversations
+from darkguard.defenses.dude.grpo_prompts import shared_prompt_trainer
 from darkguard.defenses.dude.inputs import PAPER_INPUTS, ObservationAids
 from darkguard.defenses.dude.reward import hybrid_reward, sample_reward
 from darkguard.models.backends import Backend
@@ -132,7 +133,8 @@ def train_grpo(
         ddp_find_unused_parameters=False,  # LoRA: every trained parameter is used
         **vllm_settings(vllm),
     )
-    trainer = GRPOTrainer(
+    trainer_class = shared_prompt_trainer(GRPOTrainer) if params.shared_prompts else GRPOTrainer
+    trainer = trainer_class(
         model=model,
         reward_funcs=reward_funcs or [reward_function(reward)],
         args=config,
