@@ -17,6 +17,7 @@ from darkguard.defenses.dude.reward import hybrid_reward, sample_reward
 from darkguard.models.backends import Backend
 from darkguard.models.parsing import Judgement, OutOfDomain
 from darkguard.models.tiny.sft import vision_prompt
+from darkguard.models.trl_data import trl_dataset
 from darkguard.models.trl_head import label_positions_only
 from darkguard.ruc import schema
 
@@ -90,7 +91,6 @@ def train_grpo(
     adapter and removes the checkpoints."""
     import os
 
-    from datasets import Dataset
     from peft import LoraConfig
     from transformers import AutoModelForImageTextToText, AutoProcessor, PrinterCallback
     from trl import GRPOConfig, GRPOTrainer
@@ -138,7 +138,7 @@ def train_grpo(
         model=model,
         reward_funcs=reward_funcs or [reward_function(reward)],
         args=config,
-        train_dataset=Dataset.from_list(rows),
+        train_dataset=trl_dataset(rows),
         processing_class=processor,
         peft_config=LoraConfig(
             r=lora.r,

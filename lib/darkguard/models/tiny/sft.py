@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from darkguard.models.backends import Conversation
+from darkguard.models.trl_data import trl_dataset
 from darkguard.models.trl_head import label_positions_only
 
 
@@ -34,7 +35,6 @@ def warm_up(model_dir: Path, out_dir: Path, rows: list[dict], params: Any) -> li
     and return the trainer's log history."""
     import tempfile
 
-    from datasets import Dataset
     from transformers import AutoModelForImageTextToText, AutoProcessor, PrinterCallback
     from trl import SFTConfig, SFTTrainer
 
@@ -63,7 +63,7 @@ def warm_up(model_dir: Path, out_dir: Path, rows: list[dict], params: Any) -> li
         trainer = SFTTrainer(
             model=model,
             args=args,
-            train_dataset=Dataset.from_list(rows),
+            train_dataset=trl_dataset(rows),
             processing_class=processor,
         )
         trainer.remove_callback(PrinterCallback)  # logs (with timings) stay in log_history
