@@ -93,6 +93,7 @@ TRAINING = [
         for name in (
             "reward",
             "stage1",
+            "grpo_prompts",  # Stage 1's log-probabilities, each repeated prompt once
             "launch",  # Stage 1 under accelerate launch
             "stage2",
             "guidance",
