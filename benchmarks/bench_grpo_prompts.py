@@ -1,7 +1,8 @@
 """What computing each repeated GRPO prompt once saves (`stage1.grpo.<profile>.shared_prompts`,
 `defenses.dude.grpo_prompts`): Stage 1's GRPO on the train clicks as the stage builds them,
-`--steps` steps with trl's own log-probabilities and `--steps` steps with the shared prompts, one
-torch thread each (as the ablation jobs train), one after the other.
+`--steps` steps each with trl's own path, with the shared prompts in the log-probabilities only
+(the rollouts' prefill left to `generate`), and with both, one torch thread each (as the ablation
+jobs train), one after the other.
 
     .venv/bin/python benchmarks/bench_grpo_prompts.py [--steps 20] [--threads 1]
 
@@ -13,6 +14,7 @@ step and then follow their own samples). Writes only into a temporary folder; re
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import statistics
@@ -24,11 +26,18 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 LOGGED = ("loss", "kl", "reward", "entropy")
 
 
+@contextlib.contextmanager
+def _plain_generation(model):
+    """`grpo_prompts.prefill_shared` turned off: the rollouts' prefill as `generate` runs it."""
+    yield
+
+
 def main() -> None:
     import torch
 
     from darkguard import paths
     from darkguard.config import load_config, view
+    from darkguard.defenses.dude import grpo_prompts
     from darkguard.defenses.dude.evaluator import evaluator_aids
     from darkguard.defenses.dude.stage1 import grpo_rows, train_grpo
     from darkguard.models.backends import load_backend
@@ -48,7 +57,10 @@ def main() -> None:
     train, records = stage1_grpo._clicks(data_dir, "train")
     max_pixels = load_backend(spec).max_pixels
     rows = grpo_rows(train, records, data_dir, max_pixels, evaluator_aids(spec))
-    for shared in (False, True):
+    own_prefill = grpo_prompts.prefill_shared
+    for setting in ("trl", "log-probabilities", "log-probabilities and prefill"):
+        shared = setting != "trl"
+        grpo_prompts.prefill_shared = own_prefill if "prefill" in setting else _plain_generation
         params = cfg.stage1.grpo.model_copy(update={"steps": args.steps, "shared_prompts": shared})
         with tempfile.TemporaryDirectory() as tmp:
             run = train_grpo(
@@ -65,7 +77,7 @@ def main() -> None:
         print(
             json.dumps(
                 {
-                    "shared_prompts": shared,
+                    "shared": setting,
                     "threads": args.threads,
                     "steps": len(steps),
                     "s_per_step_mean": round(statistics.mean(e["step_time"] for e in steps), 3),

@@ -8,8 +8,11 @@ import torch
 from PIL import Image
 
 from darkguard.defenses.dude.grpo_prompts import (
+    generate_sharing_prompts,
     grouped_logps,
+    images_per_row,
     pixel_rows_per_sample,
+    prefill_shared,
     prompt_groups,
     shared_prompt_trainer,
     supports_grouping,
@@ -124,6 +127,67 @@ def test_grouped_logps_equal_the_whole_rows_with_their_gradients(tiny) -> None:
     assert want_grad.abs().sum() > 0
 
 
+@pytest.mark.parametrize("sample", [False, True])
+def test_generation_with_each_prompt_prefilled_once_is_generate(tiny, sample: bool) -> None:
+    """Greedy and seeded sampling: the same tokens and, to float rounding, the same scores as
+    `generate` over every row's whole prompt."""
+    from transformers import GenerationConfig
+
+    processor, model = tiny
+    _, _, _, inputs, _ = grpo_batch(processor, 3)
+    config = GenerationConfig(
+        max_new_tokens=8, do_sample=sample, temperature=1.0, top_k=0, top_p=1.0,
+        pad_token_id=processor.tokenizer.pad_token_id, return_dict_in_generate=True,
+        output_scores=True,
+    )  # fmt: skip
+    kwargs = {k: inputs[k] for k in ("pixel_values", "image_grid_thw", "mm_token_type_ids")}
+    assert images_per_row(inputs["input_ids"], model) == [1] * 6
+    runs, seen = [], []  # the vision tower's input rows, each run
+    hook = model.model.visual.register_forward_hook(lambda m, a, o: seen.append(a[0].shape[0]))
+    for shared in (False, True):
+        torch.manual_seed(7)
+        model.model.rope_deltas = None
+        with torch.no_grad():
+            if shared:
+                with prefill_shared(model):
+                    out = model.generate(
+                        input_ids=inputs["input_ids"],
+                        attention_mask=inputs["attention_mask"],
+                        generation_config=config,
+                        **kwargs,
+                    )
+            else:
+                out = model.generate(
+                    input_ids=inputs["input_ids"],
+                    attention_mask=inputs["attention_mask"],
+                    generation_config=config,
+                    **kwargs,
+                )
+        runs.append(out)
+    hook.remove()
+    assert seen == [inputs["pixel_values"].shape[0], inputs["pixel_values"].shape[0] // 3]
+    assert "generate" not in vars(model)  # the class's own method again
+    assert torch.equal(runs[0].sequences, runs[1].sequences)
+    for want, got in zip(runs[0].scores, runs[1].scores, strict=True):
+        assert torch.allclose(got, want, atol=1e-4)
+
+
+def test_generation_without_repeated_prompts_is_plain_generate() -> None:
+    calls = []
+    model = torch.nn.Linear(1, 1)
+    model.config = type("C", (), {"vision_start_token_id": 99})()
+    ids = torch.arange(12).view(2, 6)  # two different prompts, no image
+
+    def generate(**kwargs):
+        calls.append(sorted(kwargs))
+        return "generated"
+
+    out = generate_sharing_prompts(model, generate, ids, torch.ones_like(ids), top_k=3)
+    assert out == "generated" and calls == [["attention_mask", "input_ids", "top_k"]]
+    assert generate_sharing_prompts(model, generate, ids, torch.ones_like(ids)) == "generated"
+    assert len(calls) == 2
+
+
 def test_the_trainer_falls_back_to_trl_without_repeated_prompts() -> None:
     calls = []
 
@@ -155,15 +219,20 @@ def test_the_trainer_falls_back_to_trl_without_repeated_prompts() -> None:
 def test_grpo_with_shared_prompts_trains_as_trl_does(
     release, tiny_model, tmp_path, monkeypatch
 ) -> None:
-    """Two GRPO steps through trl's trainer with and without `shared_prompts`: the same logged
-    loss, KL and reward, and LoRA weights equal up to float rounding."""
+    """Two GRPO steps through trl's trainer with and without `shared_prompts` (the rollouts'
+    prefill and the log-probabilities): the same logged loss, KL and reward, and LoRA weights
+    equal up to float rounding."""
     from darkguard.defenses.dude import grpo_prompts
     from darkguard.defenses.dude.stage1 import grpo_rows, train_grpo
 
-    grouped = []
+    grouped, repeats = [], []
     own = grpo_prompts.grouped_logps
     monkeypatch.setattr(
         grpo_prompts, "grouped_logps", lambda *a, **k: grouped.append(a[4]) or own(*a, **k)
+    )
+    own_repeat = grpo_prompts.repeat_cache
+    monkeypatch.setattr(
+        grpo_prompts, "repeat_cache", lambda *a: repeats.append(a[1].tolist()) or own_repeat(*a)
     )
     from tests.grpo_fixtures import completion_length, small_grpo
     from tests.test_stage1 import REWARD, fixture_clicks
@@ -180,6 +249,7 @@ def test_grpo_with_shared_prompts_trains_as_trl_does(
         )  # fmt: skip
         assert bool(grouped) == shared  # the policy's and the reference's, at every step
     assert len(grouped) == 4  # two prompts, two completions each (in any order)
+    assert len(repeats) == 6  # and each step's rollouts prefilled each prompt once
     assert all(sorted(g.of_row) == [0, 0, 1, 1] for g in grouped)
     steps = {s: [e for e in r.log_history if "reward" in e] for s, r in runs.items()}
     for trl_step, shared_step in zip(steps[False], steps[True], strict=True):
