@@ -52,8 +52,12 @@ repro: setup ## Run the whole pipeline (dvc repro) on the profile in params.yaml
 plots: setup ## Render the DVC plots into dvc_plots/index.html (works offline).
 	dvc plots show
 
-test: setup ## Run the test suite.
-	pytest
+# Test processes (pytest-xdist), each taking whole files: a file's tests share fixtures and the
+# repository's DVC lock. TEST_WORKERS=0 runs the suite in one process.
+TEST_WORKERS ?= 2
+
+test: setup ## Run the test suite (TEST_WORKERS processes, default 2).
+	pytest -n $(TEST_WORKERS) --dist loadfile
 
 lint: $(STAMP) ## ruff check + format check (notebooks included) + the import layers.
 	ruff check .
