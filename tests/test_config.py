@@ -50,6 +50,24 @@ def test_bad_profile_is_refused_with_its_path(tmp_path) -> None:
         load_config().for_profile("big")
 
 
+def test_shared_prompts_under_gradient_checkpointing_is_refused(tmp_path) -> None:
+    # checkpointed layers keep no cache in train mode: the shared prompt would be lost
+    path = params_file(tmp_path, lambda p: p["stage1"]["grpo"]["paper"].update(shared_prompts=True))
+    assert load_params()["stage1"]["grpo"]["paper"]["gradient_checkpointing"] is True
+    with pytest.raises(
+        InputError,
+        match=r"params\.yaml: stage1\.grpo\.paper\.shared_prompts: .*gradient_checkpointing",
+    ):
+        load_config(path)
+    on = params_file(
+        tmp_path,
+        lambda p: p["stage1"]["grpo"]["paper"].update(
+            shared_prompts=True, gradient_checkpointing=False
+        ),
+    )
+    assert load_config(on).for_profile("paper")  # either alone is fine
+
+
 def test_missing_key_is_refused_with_its_path(tmp_path) -> None:
     path = params_file(tmp_path, lambda p: p["stage2"].pop("validation_clicks"))
     with pytest.raises(InputError, match=r"stage2\.validation_clicks: missing key"):

@@ -65,7 +65,19 @@ RUNTIME = [
     "defenses/dude/inputs.py",
     *(
         f"defenses/baselines/{name}.py"
-        for name in ("__init__", "icp", "guardrail", "spotlighting", "vigil", "safepred", "dude_s2")
+        for name in (
+            "__init__",
+            "icp",
+            "guardrail",
+            "guardrail_llm",
+            "spotlighting",
+            "vigil",
+            "vigil_llm",
+            "safepred",
+            "safepred_llm",
+            "dude_s2",
+            "llm_judge",
+        )
     ),
     *(
         f"defenses/veer/{name}.py"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 
 import pytest
@@ -149,3 +150,128 @@ def test_cli_train_stage1_names_the_bad_setting(tmp_path, capsys) -> None:
     bad.write_text(yaml.safe_dump(params))
     assert main(["train", "stage1", "--params", str(bad)]) != 0
     assert "params.yaml: stage1.grpo.tiny: missing key" in capsys.readouterr().err
+
+
+PAPER_MAX_PIXELS = 1003520  # models.paper.qwen3_vl_2b: ~940 visual tokens per screenshot
+
+
+@pytest.fixture(scope="module")
+def paper_size_model(tmp_path_factory):
+    """A tiny Qwen3-VL with the paper evaluator's vision settings (patch 16, merge 2, temporal
+    patch 2) and image cap."""
+    from darkguard.models import prompts
+    from darkguard.models.tiny.architecture import TinySize, build_tiny
+
+    return build_tiny(
+        tmp_path_factory.mktemp("paper_size"),
+        [prompts.EVALUATOR_SYSTEM, "a page"],
+        TinySize(),
+        vocab_size=600,
+        max_pixels=PAPER_MAX_PIXELS,
+        seed=42,
+    )
+
+
+def paper_grpo(**changes):
+    """`stage1.grpo.paper` as params.yaml writes it, with `changes` (CPU: no bf16)."""
+    from darkguard.config import GRPOParams, load_params
+
+    raw = dict(load_params()["stage1"]["grpo"]["paper"])
+    raw.update(bf16=False, steps=1, max_completion_length=8, **changes)
+    return GRPOParams(**raw)
+
+
+@pytest.fixture
+def rope_checked(monkeypatch):
+    """Every `get_rope_index` call checked: a row's multimodal token types must mark exactly its
+    image placeholders (misaligned types misplace the image's RoPE positions)."""
+    from transformers.models.qwen3_vl import modeling_qwen3_vl as qwen
+
+    own = qwen.Qwen3VLModel.get_rope_index
+    calls = []
+
+    def checked(self, input_ids=None, mm_token_type_ids=None, *args, **kwargs):
+        mask = kwargs.get("attention_mask")
+        for row in range(input_ids.shape[0]):
+            keep = mask[row].bool() if mask is not None else slice(None)
+            images = input_ids[row][keep] == self.config.image_token_id
+            assert torch.equal(mm_token_type_ids[row][keep] == 1, images), f"row {row}"
+        calls.append(input_ids.shape)
+        return own(self, input_ids, mm_token_type_ids, *args, **kwargs)
+
+    monkeypatch.setattr(qwen.Qwen3VLModel, "get_rope_index", checked)
+    return calls
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("shared_prompts", [False, True], ids=["trl_path", "shared_prompts"])
+def test_a_grpo_step_at_the_papers_image_size(
+    release, paper_size_model, rope_checked, tmp_path, shared_prompts
+) -> None:
+    # The paper's GRPO settings (2 x 2 rows a micro-batch, 8 accumulated: prompts padded across
+    # 16 rows) on screenshots of different sizes at the paper's cap: prompts of ~800-1300 tokens.
+    clicks, records = fixture_clicks(release)
+    rows = grpo_rows(clicks, records, release, PAPER_MAX_PIXELS)
+    sizes = {im.size for row in rows for im in row["images"]}
+    assert len(sizes) > 1 and max(w * h for w, h in sizes) > 900_000
+    changes = {"shared_prompts": True, "gradient_checkpointing": False} if shared_prompts else {}
+    params = paper_grpo(**changes)
+    assert params.gradient_checkpointing != shared_prompts  # the paper's: checkpointing on
+    run = train_grpo(
+        str(paper_size_model),
+        rows,
+        tmp_path / "adapter",
+        tmp_path / "ckpt",
+        params,
+        REWARD,
+        42,
+        reward_funcs=[completion_length],
+    )
+    (step,) = [e for e in run.log_history if "reward" in e]
+    assert step["kl"] == pytest.approx(0.0, abs=1e-6)  # the policy is the reference at step 1
+    assert rope_checked and max(shape[1] for shape in rope_checked) > 1000
+
+
+VISION_SAMPLED: list[list[int]] = []
+
+
+def vision_tokens_sampled(completions, completion_ids, **kwargs) -> list[float]:
+    """Records the completions' token ids (the reward itself is the completion's length)."""
+    VISION_SAMPLED.extend(completion_ids)
+    return completion_length(completions)
+
+
+@pytest.mark.slow
+def test_rollouts_never_sample_vision_tokens(release, tiny_model, tmp_path, monkeypatch) -> None:
+    from transformers import AutoProcessor
+    from transformers.models.qwen3_vl import modeling_qwen3_vl as qwen
+
+    from darkguard.models.vision_tokens import vision_token_ids
+
+    suppressed = vision_token_ids(AutoProcessor.from_pretrained(tiny_model))
+    own = qwen.Qwen3VLForConditionalGeneration.forward
+
+    @functools.wraps(own)  # generate checks its inputs against forward's signature
+    def favouring_vision_tokens(self, *args, **kwargs):
+        out = own(self, *args, **kwargs)
+        bias = torch.zeros(out.logits.shape[-1])
+        bias[suppressed] = 30.0  # without suppression nearly every sampled token is one
+        out.logits = out.logits + bias.to(out.logits.dtype)
+        return out
+
+    monkeypatch.setattr(qwen.Qwen3VLForConditionalGeneration, "forward", favouring_vision_tokens)
+    clicks, records = fixture_clicks(release)
+    rows = grpo_rows(clicks, records, release, 128 * 128)
+    VISION_SAMPLED.clear()
+    train_grpo(
+        str(tiny_model),
+        rows,
+        tmp_path / "adapter",
+        tmp_path / "ckpt",
+        small_grpo(per_device=4, steps=1),
+        REWARD,
+        42,
+        reward_funcs=[vision_tokens_sampled],
+    )
+    sampled = [t for ids in VISION_SAMPLED for t in ids]
+    assert len(sampled) >= 8 and not set(sampled) & set(suppressed)

@@ -357,7 +357,7 @@ def test_reasoner_from_names_a_bad_value(server) -> None:
     assert isinstance(reasoner_from("offline"), OfflineReasoner)
     llm = reasoner_from(spec(server))
     assert isinstance(llm, LLMReasoner) and llm.spec.base_url == server.url
-    for bad in ("gpt-5-mini", 42, None):
+    for bad in ("gpt-5.6-luna", 42, None):
         with pytest.raises(ValueError, match=repr(bad).replace("(", r"\(")):
             reasoner_from(bad)
 

@@ -144,7 +144,9 @@ def add_parser(sub) -> None:
     p.add_argument("--defense", default="none", help=f"one of: {', '.join(DEFENSES)}")
     p.add_argument("--reasoner-url", help="Veer's llm reasoner: an OpenAI-compatible endpoint")
     p.add_argument(
-        "--reasoner-model", help="Veer's llm reasoner: the served model (default: offline)"
+        "--reasoner-model",
+        help="Veer's llm reasoner, also Guardrail's, VIGIL's and SafePred's judge: the served "
+        "model (default: offline)",
     )
     p.add_argument("--out", help="write N, DPSR, TSR, STC, counts and episode records as JSON")
     p.add_argument("--journal", help="resumable episode journal (JSONL)")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Generic, Literal, TypeVar
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 from pydantic.fields import FieldInfo
 
 PROFILES = ("tiny", "paper")
@@ -279,6 +279,18 @@ class GRPOParams(Params):
     # each repeated prompt computed once for its completions' log-probabilities (the policy's and
     # the reference's; `defenses.dude.grpo_prompts`): trl's values up to float rounding
     shared_prompts: bool = False
+
+    @field_validator("shared_prompts")
+    @classmethod
+    def _shared_prompts(cls, value: bool, info: ValidationInfo) -> bool:
+        # In train mode transformers drops the cache inside checkpointed layers (a warning only),
+        # so the completions would never see their prompt's keys and values: wrong log-probs.
+        if value and info.data.get("gradient_checkpointing"):
+            raise ValueError(
+                "cannot be true with gradient_checkpointing: true (checkpointed layers keep no "
+                "cache, so completions would not see the shared prompt); turn one off"
+            )
+        return value
 
 
 class VllmParams(Params):

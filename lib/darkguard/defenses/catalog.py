@@ -41,6 +41,24 @@ _VEER = tuple(
               "intervention", "prices", "reasoner", "state")
 )  # fmt: skip
 VEER_LLM = tuple(f"defenses/veer/{m}.py" for m in ("llm", "llm_parse", "llm_prompts"))
+# the baselines whose judgement follows Veer's reasoner spec (`offline` or a model spec), and
+# the code of their model-backed judges (counts only when a model spec is given)
+JUDGED = ("guardrail", "vigil", "safepred")
+JUDGE_LLM = {
+    name: (f"defenses/baselines/{name}_llm.py", "defenses/baselines/llm_judge.py", *VEER_LLM)
+    for name in JUDGED
+}
+
+
+def model_code(name: str, reasoner: str | dict[str, Any]) -> tuple[str, ...]:
+    """The model-backed code a defense runs beyond `CODE[name]` under `reasoner` (none offline)."""
+    if reasoner == "offline":
+        return ()
+    if name.startswith("veer"):
+        return VEER_LLM
+    return JUDGE_LLM.get(name, ())
+
+
 CODE: dict[str, tuple[str, ...]] = {
     "none": (),
     **{name: _VEER for name in CLASSES if name.startswith("veer")},
@@ -56,8 +74,10 @@ SCREENSHOTS = frozenset({"dude-s2"})  # defenses that look at the page's pixels
 
 @dataclass(frozen=True)
 class DefenseOptions:
-    """What a defense is built with beyond its name: Veer's reasoner (`offline` or a model spec)
-    and DUDE-S2's evaluator files (keyword arguments of `DudeS2`)."""
+    """What a defense is built with beyond its name: Veer's reasoner (`offline` or a model spec),
+    which also picks the judge of Guardrail, VIGIL and SafePred (Veer paper D.4: their auxiliary
+    reasoning follows the method, on the same model), and DUDE-S2's evaluator files (keyword
+    arguments of `DudeS2`)."""
 
     reasoner: str | dict[str, Any] = "offline"
     dude: dict[str, Any] = field(default_factory=dict)
@@ -65,6 +85,8 @@ class DefenseOptions:
     def for_defense(self, name: str) -> dict[str, Any]:
         if name.startswith("veer") and self.reasoner != "offline":
             return {"reasoner_spec": self.reasoner}
+        if name in JUDGED and self.reasoner != "offline":
+            return {"judge": self.reasoner}
         if name == "dude-s2":
             return dict(self.dude)
         return {}

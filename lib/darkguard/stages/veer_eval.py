@@ -20,9 +20,9 @@ from darkguard.defenses.arena import ArenaDefense, Browser, Verdict
 from darkguard.defenses.catalog import (
     CODE,
     SCREENSHOTS,
-    VEER_LLM,
     DefenseOptions,
     defense_factory,
+    model_code,
 )
 from darkguard.envs.arena.actions import Action
 from darkguard.envs.arena.env import ArenaEnv
@@ -101,8 +101,7 @@ def method_spec(cfg: Config, method: str, agent: str | dict | None = None) -> Ru
         parallel=cfg.parallel,
         defense=method,
         make_defense=defense_factory(method, options) if method != "none" else None,
-        defense_code=CODE[method]
-        + (VEER_LLM if method.startswith("veer") and v.reasoner != "offline" else ()),
+        defense_code=CODE[method] + model_code(method, v.reasoner),
         defense_options=options.describe(method) + _files_digest(method, options),
         defense_actions=v.defense_actions,
         screenshots=method in SCREENSHOTS,

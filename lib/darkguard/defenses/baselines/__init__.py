@@ -14,6 +14,10 @@ common step budget.
 - `safepred.SafePred`: a one-step world model predicts the proposal's state change, a policy
   scores its risk, and risk above 0.7 returns risk guidance (Chen et al. 2026).
 
+The judgements of Guardrail, VIGIL and SafePred follow the same params value as Veer's reasoner
+(`llm_judge`): their rule code ("offline", the tiny profile) or a chat model asked for strict JSON
+under each method's contract (`guardrail_llm`, `vigil_llm`, `safepred_llm`; the paper profile).
+
 `KIND_WORDS` names the material kinds of `veer.commitments` in the words the warnings use.
 """
 

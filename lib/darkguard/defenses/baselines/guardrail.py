@@ -17,14 +17,24 @@ released: the agent is warned, never stopped.
 Offline agent: the quoted names (avoided; a quoted decline stays clickable), the concepts of the
 kind words and labels a warning uses (e.g. "add-on", "subscription", "sponsored"), `untick` once
 a pre-checked box is warned, `decline_dialogs` once a pop-up is warned; nothing on a clean page.
+
+The scan is a `Judge` (`judge`: the params value Veer's reasoner is built from, `llm_judge`):
+`OfflineJudge` is the rule scan above (`findings`, unchanged); with a model spec,
+`guardrail_llm.ModelJudge` asks a chat model to assess the same observation (the task, URL,
+title, open dialog, every control with its exact ref and state, the page text) for the same
+five patterns plus "other", each finding citing an exact ref or a verbatim phrase of the page;
+the findings become the same warning sentences (adaptation: the model words "what" in place of
+the rule's kind word, and any other deception it names is warned too).
 """
 
 from __future__ import annotations
 
 import re
+from typing import Any, Protocol
 
 from darkguard.defenses.arena import RELEASE, Browser, Passive, Verdict
 from darkguard.defenses.baselines import KIND_WORDS
+from darkguard.defenses.baselines.llm_judge import judge_from
 from darkguard.defenses.veer.commitments import (
     ACCEPT_ALL,
     active,
@@ -104,22 +114,53 @@ def findings(obs: PageObservation, seen: set[tuple[str, str]]) -> list[tuple[str
     return found
 
 
+class Judge(Protocol):
+    """Guardrail's judgement: what looks deceptive on the current observation."""
+
+    def reset(self, goal: str) -> None:
+        """A new episode for the task `goal`."""
+        ...
+
+    def scan(self, obs: PageObservation, seen: set[tuple[str, str]]) -> list[tuple[str, str]]:
+        """(key, warning) of each finding; `seen` as in `findings`."""
+        ...
+
+
+class OfflineJudge:
+    """The rule scan (`findings`), called unchanged."""
+
+    def reset(self, goal: str) -> None:
+        pass
+
+    def scan(self, obs: PageObservation, seen: set[tuple[str, str]]) -> list[tuple[str, str]]:
+        return findings(obs, seen)
+
+
+def guardrail_judge(spec: Any = "offline") -> Judge:
+    """The scan a params value names: "offline" or a model spec (`guardrail_llm`)."""
+    from darkguard.defenses.baselines.guardrail_llm import ModelJudge
+
+    return judge_from(spec, OfflineJudge, ModelJudge, "Guardrail")
+
+
 class Guardrail(Passive):
     """A per-step deceptive-interface warning; every action released."""
 
     name = "guardrail"
 
-    def __init__(self) -> None:
+    def __init__(self, judge: Any = "offline") -> None:
+        self.judge = guardrail_judge(judge)
         self.reset("", "")
 
     def reset(self, goal: str, episode_key: str) -> None:
         self.warned: set[str] = set()
         self.seen: set[tuple[str, str]] = set()
+        self.judge.reset(goal)
 
     def prepare(self, obs: PageObservation) -> tuple[PageObservation, str]:
         """The observation unchanged, and a warning of what is new on it ("" when nothing)."""
         new: list[str] = []
-        for key, text in findings(obs, self.seen):
+        for key, text in self.judge.scan(obs, self.seen):
             if key not in self.warned:
                 self.warned.add(key)
                 new.append(text)

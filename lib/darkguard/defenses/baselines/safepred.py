@@ -33,14 +33,25 @@ once the page is fixed).
 Offline agent: the quoted names of the risky options or offers (avoided), `untick` from
 "Uncheck", `decline_dialogs` from "pop-up", and the concept of each kind word named (e.g.
 "add-on", "marketing").
+
+The world model and the policy's authorization are a `Judge` (`judge`: the params value Veer's
+reasoner is built from, `llm_judge`): `OfflineJudge` is the rule code above (`predict`, `risk`,
+`unauthorized` over `offline_authorization`, unchanged); with a model spec,
+`safepred_llm.ModelJudge` asks a chat model, for a click on the page, to predict the changes the
+click would commit (each an exact ref, its kind, created or carried, whether the task asks for
+it, and the fix) and the risk under the same public policy table, which is checked against the
+predicted changes; the same guidance is built from them. A broken reply's consequence is
+unknown and the proposal is turned back (module `safepred_llm`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, Protocol
 
 from darkguard.defenses.arena import RELEASE, Browser, Passive, Verdict
 from darkguard.defenses.baselines import KIND_WORDS
+from darkguard.defenses.baselines.llm_judge import judge_from
 from darkguard.defenses.veer.assessment import covered, extra_lines, folded_options
 from darkguard.defenses.veer.authorization import offline_authorization
 from darkguard.defenses.veer.commitments import (
@@ -195,25 +206,75 @@ def guidance(score: float, proposal: str, changes: list[Change]) -> str:
     return f"Risk {score:.1f}: " + "; ".join(parts) + f", which the task did not ask for. {fixes}."
 
 
+@dataclass(frozen=True)
+class Judgement:
+    """The judge's answer: the policy's risk, every predicted change, the unauthorized ones; or
+    `error` when no valid prediction came back (the consequence is unknown)."""
+
+    risk: float
+    predicted: tuple[Change, ...] = ()
+    unauthorized: tuple[Change, ...] = ()
+    error: str = ""
+
+
+class Judge(Protocol):
+    """SafePred's judgement: the proposal's predicted consequence and its risk."""
+
+    def reset(self, goal: str) -> None:
+        """A new episode for the task `goal`."""
+        ...
+
+    def judge(self, action: Action, state: WebState) -> Judgement:
+        """The predicted consequence of `action` on `state`, scored by the policy."""
+        ...
+
+
+class OfflineJudge:
+    """The rule world model and policy (`predict`, `risk`, `unauthorized`), unchanged."""
+
+    def reset(self, goal: str) -> None:
+        self.auth = offline_authorization(goal)
+
+    def judge(self, action: Action, state: WebState) -> Judgement:
+        prediction = predict(action, state)
+        changes = unauthorized(prediction, self.auth)
+        return Judgement(risk(prediction, self.auth), prediction.changes, tuple(changes))
+
+
+def safepred_judge(spec: Any = "offline") -> Judge:
+    """The judge a params value names: "offline" or a model spec (`safepred_llm`)."""
+    from darkguard.defenses.baselines.safepred_llm import ModelJudge
+
+    return judge_from(spec, OfflineJudge, ModelJudge, "SafePred")
+
+
 class SafePred(Passive):
     """Predict the proposal's consequence, score its risk, turn it back above the threshold."""
 
     name = "safepred"
 
-    def __init__(self, threshold: float = 0.7) -> None:
+    def __init__(self, threshold: float = 0.7, judge: Any = "offline") -> None:
         self.threshold = threshold
+        self.judge = safepred_judge(judge)
         self.reset("", "")
 
     def reset(self, goal: str, episode_key: str) -> None:
-        self.auth = offline_authorization(goal)
+        self.judge.reset(goal)
 
     def review(self, obs: PageObservation, action: Action, browser: Browser) -> Verdict:
         state = ground(obs)
-        prediction = predict(action, state)
-        score = risk(prediction, self.auth)
+        judgement = self.judge.judge(action, state)
+        if judgement.error:
+            target = next(c for c in state.controls if c.index == action.index)
+            message = (
+                f'Risk unknown: what clicking "{words(target)[:80]}" would commit could not be '
+                "predicted, so it is not released."
+            )
+            return Verdict("replan", message, trace=({"risk": None, "error": judgement.error},))
+        score = judgement.risk
         if score <= self.threshold:
             return RELEASE
         target = next(c for c in state.controls if c.index == action.index)
-        message = guidance(score, words(target)[:80], unauthorized(prediction, self.auth))
-        trace = ({"risk": score, "predicted": [c.__dict__ for c in prediction.changes]},)
+        message = guidance(score, words(target)[:80], list(judgement.unauthorized))
+        trace = ({"risk": score, "predicted": [c.__dict__ for c in judgement.predicted]},)
         return Verdict("replan", message, trace=trace)

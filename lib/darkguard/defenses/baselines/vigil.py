@@ -22,15 +22,26 @@ extras, insurance, subscriptions and trials, cookies, consents and data, donatio
 newsletters and marketing, sharing: e.g. "insurance", "accept all", "accept", "newsletter"),
 with no `decline_dialogs` and no `untick`; from a turn-back, the quoted name (avoided; in a
 dialog it then takes a decline) and the concept of the kind named.
+
+The three judgements are a `Judge` (`judge`: the params value Veer's reasoner is built from,
+`llm_judge`): `OfflineJudge` is the rule code above (`offline_authorization`, `sanitize`,
+`direct_violation`, unchanged); with a model spec, `vigil_llm.ModelJudge` derives the guide's
+task authorization with Veer's model-backed A(u) prompt (the same contract as the offline task
+parser), asks the model which numbered sentences of the page text are aimed at the reader
+(sanitize), and asks it to audit each proposed action against the numbered constraints, ALLOW or
+BLOCK citing the constraint broken (audit); a BLOCK is turned back in the same words,
+`Do not click "NAME": <reason> (constraint N).`
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import replace
+from typing import Any, Protocol
 
 from darkguard.defenses.arena import RELEASE, Browser, Passive, Verdict
 from darkguard.defenses.baselines import KIND_WORDS
+from darkguard.defenses.baselines.llm_judge import judge_from
 from darkguard.defenses.veer.assessment import covered
 from darkguard.defenses.veer.authorization import cites_task, offline_authorization
 from darkguard.defenses.veer.commitments import (
@@ -159,27 +170,64 @@ def direct_violation(action: Action, state: WebState, auth: Authorization) -> st
     return ""
 
 
+class Judge(Protocol):
+    """VIGIL's judgements: the task's authorization the guide states, sanitize, audit."""
+
+    def guide(self, goal: str) -> Authorization:
+        """What the task authorizes, for `constraints` (once per episode)."""
+        ...
+
+    def sanitize(self, text: str) -> str:
+        """The page text less what is aimed at the reader."""
+        ...
+
+    def audit(self, action: Action, state: WebState, auth: Authorization) -> str:
+        """Why the action may not be committed ("" when it may)."""
+        ...
+
+
+class OfflineJudge:
+    """The rule code (`offline_authorization`, `sanitize`, `direct_violation`), unchanged."""
+
+    def guide(self, goal: str) -> Authorization:
+        return offline_authorization(goal)
+
+    def sanitize(self, text: str) -> str:
+        return sanitize(text)
+
+    def audit(self, action: Action, state: WebState, auth: Authorization) -> str:
+        return direct_violation(action, state, auth)
+
+
+def vigil_judge(spec: Any = "offline") -> Judge:
+    """The judge a params value names: "offline" or a model spec (`vigil_llm`)."""
+    from darkguard.defenses.baselines.vigil_llm import ModelJudge
+
+    return judge_from(spec, OfflineJudge, ModelJudge, "VIGIL")
+
+
 class Vigil(Passive):
     """Sanitize the page text, guide with the task's constraints, audit each proposal."""
 
     name = "vigil"
 
-    def __init__(self) -> None:
+    def __init__(self, judge: Any = "offline") -> None:
+        self.judge = vigil_judge(judge)
         self.reset("", "")
 
     def reset(self, goal: str, episode_key: str) -> None:
-        self.auth = offline_authorization(goal)
+        self.auth = self.judge.guide(goal)
 
     def brief(self) -> list[str]:
         return ["Constraints from the task:\n" + "\n".join(constraints(self.auth))]
 
     def prepare(self, obs: PageObservation) -> tuple[PageObservation, str]:
         """The observation with its text sanitized; elements unchanged; no advice."""
-        return replace(obs, text=sanitize(obs.text)), ""
+        return replace(obs, text=self.judge.sanitize(obs.text)), ""
 
     def review(self, obs: PageObservation, action: Action, browser: Browser) -> Verdict:
         state = ground(obs)
-        why = direct_violation(action, state, self.auth)
+        why = self.judge.audit(action, state, self.auth)
         if not why:
             return RELEASE
         target = next(c for c in state.controls if c.index == action.index)

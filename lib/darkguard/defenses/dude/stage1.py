@@ -19,6 +19,7 @@ from darkguard.models.parsing import Judgement, OutOfDomain
 from darkguard.models.tiny.sft import vision_prompt
 from darkguard.models.trl_data import trl_dataset
 from darkguard.models.trl_head import label_positions_only
+from darkguard.models.vision_tokens import vision_token_ids
 from darkguard.ruc import schema
 
 
@@ -96,7 +97,15 @@ def train_grpo(
     from trl import GRPOConfig, GRPOTrainer
 
     local = os.path.isdir(model_path)
-    processor = AutoProcessor.from_pretrained(model_path, local_files_only=local)
+    # Left padding, as trl loads a processor itself: trl pads the prompt ids on the left and
+    # re-tokenizes the prompts with this processor for the multimodal token types of its
+    # log-probability pass; a right-padding tokenizer (the default of a saved Qwen3-VL processor)
+    # shifts those types against the ids in every row shorter than the batch's longest, which
+    # misplaces the image's RoPE positions, and crashes Qwen3-VL's `get_rope_index` once the
+    # shift reaches the image (screenshots of different sizes at the paper's max_pixels).
+    processor = AutoProcessor.from_pretrained(
+        model_path, local_files_only=local, padding_side="left", truncation_side="left"
+    )
     dtype = "bfloat16" if params.bf16 else "float32"
     model = AutoModelForImageTextToText.from_pretrained(
         model_path, dtype=dtype, local_files_only=local
@@ -132,6 +141,7 @@ def train_grpo(
         disable_tqdm=True,
         ddp_find_unused_parameters=False,  # LoRA: every trained parameter is used
         **vllm_settings(vllm),
+        generation_kwargs=never_sampled(vision_token_ids(processor), vllm),
     )
     trainer_class = shared_prompt_trainer(GRPOTrainer) if params.shared_prompts else GRPOTrainer
     trainer = trainer_class(
@@ -162,6 +172,15 @@ def train_grpo(
         shutil.rmtree(checkpoint_dir, ignore_errors=True)  # finished: nothing left to resume
     accelerator.wait_for_everyone()
     return GRPORun(list(trainer.state.log_history), trainer.model)
+
+
+def never_sampled(token_ids: list[int], vllm: VllmParams | None) -> dict[str, Any]:
+    """Generation settings that keep `token_ids` (the vision special tokens) out of every rollout:
+    transformers' `suppress_tokens` (trl itself suppresses only the image placeholder), or
+    vLLM's `logit_bias` when vLLM samples the rollouts."""
+    if vllm is not None and vllm.enabled:
+        return {"logit_bias": {i: -100.0 for i in token_ids}}
+    return {"suppress_tokens": list(token_ids)}
 
 
 def vllm_settings(vllm: VllmParams | None) -> dict[str, Any]:

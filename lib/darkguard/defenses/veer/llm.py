@@ -90,10 +90,12 @@ class LLMReasoner:
             self._backend = load_backend(self.spec)
         return self._backend
 
-    def _ask(self, instructions: str, user: str, parse: Callable[[dict], T]) -> T:
+    def _ask(
+        self, instructions: str, user: str, parse: Callable[[dict], T], system: str = SYSTEM
+    ) -> T:
         """The parsed answer; ContractError after `verification_calls` broken replies."""
         conversation = [
-            {"role": "system", "content": f"{SYSTEM}\n\n{instructions}"},
+            {"role": "system", "content": f"{system}\n\n{instructions}"},
             {"role": "user", "content": user},
         ]
         problem = "no call was allowed"
@@ -112,6 +114,12 @@ class LLMReasoner:
                 {"role": "user", "content": again},
             ]
         raise ContractError(problem)
+
+    def ask(self, system: str, instructions: str, user: str, parse: Callable[[dict], T]) -> T:
+        """One strict-JSON decision under another method's contract (the baselines' model-backed
+        judges), asked and checked as Veer's are: a broken reply is asked again with its error,
+        and ContractError is raised after `verification_calls` broken replies."""
+        return self._ask(instructions, user, parse, system)
 
     def authorize(self, goal: str) -> Authorization:
         """A(u); an empty task, or a reply that stays broken, authorizes nothing."""

@@ -86,6 +86,12 @@ def _control(ref: str, state: WebState, where: str) -> Control:
     return found
 
 
+# the field checks, public for other methods' contracts (the baselines' model-backed judges)
+get_field = _get
+get_strings = _strings
+exact_control = _control
+
+
 def parse_authorization(data: dict, task: str) -> Authorization:
     """A_u from the reply; entries whose citation is not in the task are dropped (`grounded`)."""
     lists = {}

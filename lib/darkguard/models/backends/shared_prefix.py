@@ -25,9 +25,17 @@ MIN_PREFIX = 8  # shorter shared prefixes are not worth a second forward pass
 class SharedPrefix:
     """Key/value caches of shared prompt prefixes for one Qwen-VL model (at most `keep`)."""
 
-    def __init__(self, model, vision_start_id: int, pad_id: int, keep: int = 4) -> None:
+    def __init__(
+        self,
+        model,
+        vision_start_id: int,
+        pad_id: int,
+        keep: int = 4,
+        suppressed: list[int] | None = None,
+    ) -> None:
         self.model, self.vision_start_id, self.pad_id = model, vision_start_id, pad_id
         self.keep = keep
+        self.suppressed = list(suppressed or [])  # never chosen (`models.vision_tokens`)
         self._kv: OrderedDict[tuple[int, ...], list[tuple[torch.Tensor, torch.Tensor]]] = (
             OrderedDict()
         )
@@ -81,15 +89,17 @@ class SharedPrefix:
 
     @torch.inference_mode()
     def generate(self, inputs, prefix_len: int, max_new: int, eos_ids: set[int]) -> list[list]:
-        """Greedy continuation of every row, as `generate(do_sample=False)` returns it: the
-        tokens up to and including an end-of-sequence token, padding after it."""
+        """Greedy continuation of every row, as `generate(do_sample=False,
+        suppress_tokens=self.suppressed)` returns it: the tokens up to and including an
+        end-of-sequence token, padding after it."""
         logits, cache, mask, position = self.forward(inputs, prefix_len)
         batch = mask.shape[0]
         done = torch.zeros(batch, dtype=torch.bool, device=mask.device)
         eos = torch.tensor(sorted(eos_ids), device=mask.device)
         out: list[torch.Tensor] = []
+        suppressed = torch.tensor(self.suppressed, dtype=torch.long, device=mask.device)
         for step in range(max_new):
-            token = logits[:, -1, :].argmax(dim=-1)
+            token = logits[:, -1, :].index_fill(-1, suppressed, float("-inf")).argmax(dim=-1)
             token = torch.where(done, torch.full_like(token, self.pad_id), token)
             out.append(token)
             done |= torch.isin(token, eos)
