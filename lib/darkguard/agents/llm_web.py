@@ -1,5 +1,7 @@
 """The `llm` base web agent: the observation as text to any OpenAI-compatible chat endpoint (the
-paper's benchmark agents: BrowserUse with GPT-5.6-Luna, App. C), one JSON action back per step.
+paper's benchmark agents: each benchmark's default agent, BrowserUse on TrickyArena and a
+WebArena-style PromptAgent on WebDecept, with GPT-5.6-Luna, App. C), one JSON action back per
+step.
 
 The prompt is ours: the user's task, the page (URL, title, visible text, the indexed interactive
 elements with role, name, state and whether a dialog holds or covers them), the agent's previous

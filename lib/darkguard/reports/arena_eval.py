@@ -3,8 +3,9 @@
 `tables/arena/single_conditions`), of Multi (`tables/arena/multi_conditions`, no paper column:
 the paper gives none) and of WebDecept's scenarios (Table 16, `tables/arena/webdecept_scenarios`),
 `metrics/arena.json`, the gallery figure, and the episode throughput (`timings/arena_eval`,
-machine-dependent). The paper's numbers stand beside ours as reference (its base agent is
-BrowserUse with GPT-5.6-Luna; ours is named in every caption)."""
+machine-dependent). The paper's numbers stand beside ours as reference (its base agent is each
+benchmark's default agent, BrowserUse on TrickyArena and a WebArena-style PromptAgent on
+WebDecept, with GPT-5.6-Luna; ours is named in every caption)."""
 
 from __future__ import annotations
 
@@ -181,8 +182,9 @@ def write_arena_reports(result: ArenaEvalResult, profile: str) -> dict[str, pd.D
     save_table(
         tables["arena/no_defense"],
         "arena/no_defense",
-        f"Veer Tables 1, 2 and 11-14, No-Defense row ({who}); the paper's row (BrowserUse + "
-        "GPT-5.6-Luna) beside ours as reference. STC is the mean of T(1-D) per episode.",
+        f"Veer Tables 1, 2 and 11-14, No-Defense row ({who}); the paper's row (each "
+        "benchmark's default agent with GPT-5.6-Luna) beside ours as reference. STC is the "
+        "mean of T(1-D) per episode.",
     )
     if "trickyarena_single" in result.runs:
         tables["arena/single_conditions"] = single_conditions_table(

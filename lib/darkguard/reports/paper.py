@@ -121,7 +121,8 @@ VEER_SET_SIZES = {
 }
 
 # Veer Tables 11-14 (Tables 1 and 2 give the same as percentages): raw (#D, #T, #STC) per method
-# and set; every method uses the same base agent (BrowserUse with GPT-5.6-Luna, App. C).
+# and set; every method uses the same base agent (each benchmark's default agent, BrowserUse on
+# TrickyArena and a WebArena-style PromptAgent on WebDecept, with GPT-5.6-Luna, App. C).
 VEER_COUNTS = {
     "No-Defense": {
         "trickyarena_single": (26, 71, 53),

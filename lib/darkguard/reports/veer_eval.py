@@ -311,8 +311,8 @@ def write_veer_reports(result: VeerEvalResult, profile: str) -> dict[str, pd.Dat
     )
     captions = {
         "veer/main": "Veer Tables 1, 2 and 11-14: every defense on the arena's sets ({by}); the "
-        "paper's (BrowserUse + GPT-5.6-Luna, LLM reasoners) beside ours as reference. STC rank: "
-        "1 = highest STC among the methods, ours and the paper's.",
+        "paper's (each benchmark's default agent with GPT-5.6-Luna, LLM reasoners) beside ours "
+        "as reference. STC rank: 1 = highest STC among the methods, ours and the paper's.",
         "veer/single_conditions": "Veer Table 15: #D per TrickyArena-Single condition ({by}); "
         "the paper's #D beside each method.",
         "veer/webdecept_scenarios": "Veer Table 16: #D per WebDecept scenario, 45 tasks each "
