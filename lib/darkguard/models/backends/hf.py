@@ -241,8 +241,9 @@ class HFBackend:
         """The batch's shared prefix length when computing it once pays (0: the whole prompt
         through the model). On a GPU a single row goes the plain way: a random-weight model of
         the paper evaluator's size judged 0.62 rows/s through the shared prefix against 1.33
-        plain at batch 1, and 3.43 against 3.00 at 4 (`benchmarks/results/gpu_check.md`); on
-        the CPU the prefix kept between calls pays at any batch size."""
+        plain at batch 1, and 3.43 against 3.00 at 4 (`benchmarks/results/gpu_check.md`). On
+        the CPU the choice is as before (the prefix whenever the rows share one), which the
+        committed `tiny` tables were computed with."""
         if self.prefix is None:
             return 0
         if self.spec.device.startswith("cuda") and inputs["input_ids"].shape[0] < 2:
