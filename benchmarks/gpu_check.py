@@ -32,7 +32,7 @@ from pathlib import Path
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "lib"))
+sys.path[:0] = [str(ROOT / "lib"), str(ROOT)]
 
 import torch  # noqa: E402
 
@@ -216,18 +216,13 @@ def judging(path: Path, dtype: str, batch: int, n: int, max_new: int, max_pixels
     return row
 
 
-def text_length(completions, **kwargs) -> list[float]:
-    """GRPO's reward here: the completion's length (random weights never answer the format, so
-    the hybrid reward is constant and no step would move)."""
-    return [float(len(str(c))) for c in completions]
-
-
 def grpo(path: Path, steps: int, work: Path, **changes) -> dict:
     import shutil as sh
 
     from darkguard.config import GRPOParams, RewardParams, load_params
     from darkguard.defenses.dude.stage1 import grpo_rows, train_grpo
     from darkguard.ruc.clicks import generate_clicks
+    from tests.grpo_fixtures import completion_length  # random weights never answer the format
 
     raw = dict(load_params()["stage1"]["grpo"]["paper"])
     raw.update(steps=steps, save_steps=10_000, **changes)
@@ -243,7 +238,7 @@ def grpo(path: Path, steps: int, work: Path, **changes) -> dict:
     reset_peak()
     start = time.perf_counter()
     run = train_grpo(str(path), rows, work / "adapter", work / "ckpt", params, reward, 42,
-                     device=DEVICE, reward_funcs=[text_length])  # fmt: skip
+                     device=DEVICE, reward_funcs=[completion_length])  # fmt: skip
     wall = time.perf_counter() - start
     logged = [e for e in run.log_history if "reward" in e]
     row = {

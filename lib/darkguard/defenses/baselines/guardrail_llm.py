@@ -15,10 +15,9 @@ assessed (never silence: a broken assessment is not a clean page).
 from __future__ import annotations
 
 from darkguard.defenses.baselines.guardrail import _key
-from darkguard.defenses.baselines.llm_judge import system
+from darkguard.defenses.baselines.llm_judge import TaskJudge, system
 from darkguard.defenses.veer.commitments import words
 from darkguard.defenses.veer.contracts import ContractError, check_choice
-from darkguard.defenses.veer.llm import LLMReasoner
 from darkguard.defenses.veer.llm_parse import get_field
 from darkguard.defenses.veer.llm_prompts import render_state
 from darkguard.defenses.veer.state import Control, WebState, ground
@@ -97,15 +96,8 @@ def parse_findings(data: dict, state: WebState) -> list[tuple[str, Control | Non
     return out
 
 
-class ModelJudge:
+class ModelJudge(TaskJudge):
     """Guardrail's scan by a chat model (module docstring)."""
-
-    def __init__(self, client: LLMReasoner) -> None:
-        self.client = client
-        self.goal = ""
-
-    def reset(self, goal: str) -> None:
-        self.goal = goal
 
     def scan(self, obs: PageObservation, seen: set[tuple[str, str]]) -> list[tuple[str, str]]:
         """(key, warning) of each finding; a blank page is not asked about."""

@@ -40,6 +40,17 @@ def client_from(spec: Any) -> LLMReasoner:
     return spec if isinstance(spec, LLMReasoner) else LLMReasoner(spec)
 
 
+class TaskJudge:
+    """A model-backed judge that keeps the episode's task for its prompts."""
+
+    def __init__(self, client: LLMReasoner) -> None:
+        self.client = client
+        self.goal = ""
+
+    def reset(self, goal: str) -> None:
+        self.goal = goal
+
+
 def judge_from(
     spec: Any,
     offline: Callable[[], J],

@@ -23,7 +23,7 @@ unknown prediction; like Veer, a broken answer is never taken as safe).
 from __future__ import annotations
 
 from darkguard.defenses.baselines import KIND_WORDS
-from darkguard.defenses.baselines.llm_judge import system
+from darkguard.defenses.baselines.llm_judge import TaskJudge, system
 from darkguard.defenses.baselines.safepred import (
     RISK_NONE,
     RISK_UNAUTHORIZED,
@@ -33,7 +33,6 @@ from darkguard.defenses.baselines.safepred import (
 )
 from darkguard.defenses.veer.commitments import words
 from darkguard.defenses.veer.contracts import ContractError, check_choice
-from darkguard.defenses.veer.llm import LLMReasoner
 from darkguard.defenses.veer.llm_parse import exact_control, get_field
 from darkguard.defenses.veer.llm_prompts import render_action, render_state
 from darkguard.defenses.veer.state import Control, WebState
@@ -102,15 +101,8 @@ def parse_prediction(data: dict, state: WebState, proposal: Control) -> Judgemen
     return Judgement(score, tuple(changes), unauthorized)
 
 
-class ModelJudge:
+class ModelJudge(TaskJudge):
     """SafePred's world model and policy check by a chat model (module docstring)."""
-
-    def __init__(self, client: LLMReasoner) -> None:
-        self.client = client
-        self.goal = ""
-
-    def reset(self, goal: str) -> None:
-        self.goal = goal
 
     def judge(self, action: Action, state: WebState) -> Judgement:
         """The judgement of a click on the page; anything else commits nothing (no call)."""
