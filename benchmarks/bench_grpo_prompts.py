@@ -1,5 +1,5 @@
 """What computing each repeated GRPO prompt once saves (`stage1.grpo.<profile>.shared_prompts`,
-`defenses.dude.grpo_prompts`): Stage 1's GRPO on the train clicks as the stage builds them,
+`accel.grpo_prompts`): Stage 1's GRPO on the train clicks as the stage builds them,
 `--steps` steps each with trl's own path, with the shared prompts in the log-probabilities only
 (the rollouts' prefill left to `generate`), and with both, one torch thread each (as the ablation
 jobs train), one after the other.
@@ -36,14 +36,14 @@ def main() -> None:
     import torch
 
     from darkguard import paths
+    from darkguard.accel import grpo_prompts
     from darkguard.config import load_config, view
-    from darkguard.defenses.dude import grpo_prompts
     from darkguard.defenses.dude.evaluator import evaluator_aids
-    from darkguard.defenses.dude.stage1 import grpo_rows, train_grpo
     from darkguard.models.backends import load_backend
     from darkguard.models.registry import resolve_spec
     from darkguard.notebook import quiet_libraries
     from darkguard.stages import stage1_grpo
+    from darkguard.training.dude.stage1 import grpo_rows, train_grpo
 
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--steps", type=int, default=20)

@@ -33,10 +33,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 def main() -> None:
     from darkguard import paths
     from darkguard.config import load_config
-    from darkguard.defenses.dude.evaluator import click_conversations
-    from darkguard.defenses.dude.guidance import permute_labels, unrelated_text
     from darkguard.defenses.dude.inputs import ObservationAids
-    from darkguard.defenses.dude.warmup_guidance import guidance_texts
     from darkguard.io import read_jsonl
     from darkguard.models.backends.hf import HFBackend
     from darkguard.models.parsing import parse_judgement, predicted_label
@@ -44,6 +41,9 @@ def main() -> None:
     from darkguard.models.tiny.architecture import TinySize, build_tiny
     from darkguard.models.tiny.sft import warm_up
     from darkguard.stages.build_models import tokenizer_corpus, warmup_rows
+    from darkguard.training.dude.guidance import permute_labels, unrelated_text
+    from darkguard.training.dude.labelled import click_conversations
+    from darkguard.training.dude.warmup_guidance import guidance_texts
 
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--evaluator", default="evaluator-large")

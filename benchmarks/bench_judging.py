@@ -66,11 +66,12 @@ def main() -> None:
     import torch
 
     from darkguard import paths
-    from darkguard.defenses.dude.evaluator import click_conversations, evaluator_aids
+    from darkguard.defenses.dude.evaluator import evaluator_aids
     from darkguard.io import read_jsonl
     from darkguard.models.backends.hf import HFBackend
     from darkguard.models.spec import ModelSpec
     from darkguard.ruc.validate import records_by_id
+    from darkguard.training.dude.labelled import click_conversations
 
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--model", default=str(paths.data_dir() / "models" / "evaluator-large"))

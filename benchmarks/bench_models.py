@@ -23,13 +23,14 @@ def main() -> None:
 
     from darkguard import paths
     from darkguard.agents.offline import OfflineAgent
-    from darkguard.defenses.dude.evaluator import Evaluator, click_conversations
+    from darkguard.defenses.dude.evaluator import Evaluator
     from darkguard.defenses.dude.inputs import ObservationAids
     from darkguard.io import read_jsonl
     from darkguard.models.backends.hf import HFBackend
     from darkguard.models.card import read_card
     from darkguard.models.spec import ModelSpec
     from darkguard.ruc import schema
+    from darkguard.training.dude.labelled import click_conversations, judge_clicks
 
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--clicks", type=int, default=256)
@@ -44,9 +45,9 @@ def main() -> None:
         aids = ObservationAids(**read_card(path).get("aids", {}))
         backend = HFBackend(ModelSpec(name, path=str(path), batch_size=16, max_new_tokens=24))
         evaluator = Evaluator(backend, aids)
-        evaluator.judge_clicks(data, clicks[:16], records)  # warm up
+        judge_clicks(evaluator, data, clicks[:16], records)  # warm up
         start = time.perf_counter()
-        evaluator.judge_clicks(data, clicks, records)
+        judge_clicks(evaluator, data, clicks, records)
         end_to_end = len(clicks) / (time.perf_counter() - start)
         convs = click_conversations(data, clicks, records, None, aids, backend.max_pixels)
         start = time.perf_counter()

@@ -26,11 +26,11 @@ def main() -> None:
     from darkguard import paths
     from darkguard.config import load_config
     from darkguard.defenses.dude.evaluator import evaluator_aids
-    from darkguard.defenses.dude.launch import GRPOJob, train
-    from darkguard.defenses.dude.stage1 import grpo_rows
     from darkguard.models.backends import load_backend
     from darkguard.models.registry import resolve_spec
     from darkguard.stages.stage1_grpo import _clicks
+    from darkguard.training.dude.launch import GRPOJob, train
+    from darkguard.training.dude.stage1 import grpo_rows
 
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--steps", type=int, help="override stage1.grpo.<profile>.steps")

@@ -41,7 +41,6 @@ def main() -> None:
     from darkguard.config import load_config, view
     from darkguard.defenses.dude.evaluator import evaluator_aids
     from darkguard.defenses.dude.inputs import ObservationAids
-    from darkguard.defenses.dude.stage1 import grpo_rows
     from darkguard.io import read_jsonl
     from darkguard.models.backends import load_backend
     from darkguard.models.registry import resolve_spec
@@ -50,6 +49,7 @@ def main() -> None:
     from darkguard.ruc.validate import records_by_id
     from darkguard.stages import stage1_grpo
     from darkguard.stages.build_models import warmup_rows
+    from darkguard.training.dude.stage1 import grpo_rows
 
     quiet_libraries()
     cfg = load_config()

@@ -220,8 +220,8 @@ def grpo(path: Path, steps: int, work: Path, **changes) -> dict:
     import shutil as sh
 
     from darkguard.config import GRPOParams, RewardParams, load_params
-    from darkguard.defenses.dude.stage1 import grpo_rows, train_grpo
     from darkguard.ruc.clicks import generate_clicks
+    from darkguard.training.dude.stage1 import grpo_rows, train_grpo
     from tests.grpo_fixtures import completion_length  # random weights never answer the format
 
     raw = dict(load_params()["stage1"]["grpo"]["paper"])

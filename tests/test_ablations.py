@@ -84,7 +84,7 @@ class ScriptedJudge:
         return [table.get(s["click_id"], 0) for s in samples]
 
     def validation(self, clicks, experience):
-        from darkguard.defenses.dude.stage2 import Validation
+        from darkguard.training.dude.stage2 import Validation
 
         labels = self.labels(clicks, experience)
         right = sum(p == c["label"] for p, c in zip(labels, clicks, strict=True))
@@ -99,9 +99,9 @@ class RuleSummarizer:
 
 def test_stage2_only_experience_is_mined_with_the_vanilla_evaluator(monkeypatch, tmp_path):
     from darkguard.config import view
-    from darkguard.defenses.dude.stage1 import Pools
     from darkguard.models.spec import ModelSpec
     from darkguard.stages.stage2_summarize import Miner
+    from darkguard.training.dude.stage1 import Pools
 
     cfg = view(load_config(), ablations.PARAMS)  # the stage declares what the mining reads
     base = ModelSpec("evaluator_small", path="data/models/evaluator-small")

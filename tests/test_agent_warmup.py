@@ -8,10 +8,10 @@ import pytest
 
 from darkguard.agents import Rejection
 from darkguard.agents.vlm import agent_conversation
-from darkguard.agents.warmup import agent_rows
 from darkguard.models.parsing import Click, format_click, from_pixels, parse_action
 from darkguard.ruc import schema
 from darkguard.ruc.clicks import generate_clicks
+from darkguard.training.agent_warmup import agent_rows
 
 
 @pytest.mark.parametrize("convention", ["pixels", "normalized", "relative1000"])

@@ -14,12 +14,12 @@ from darkguard.defenses.dude.click_text import ClickTextCache, crop_box, text_un
 from darkguard.defenses.dude.evaluator import Evaluator
 from darkguard.defenses.dude.gate import DudeGate, tune_threshold
 from darkguard.defenses.dude.inputs import ObservationAids, Screenshot, evaluator_conversation
-from darkguard.defenses.dude.warmup import hard_nulls, target_confidence
 from darkguard.envs import Observation
 from darkguard.models.backends.hf import HFBackend, branch_reads, candidate_branches
 from darkguard.models.parsing import Click
 from darkguard.models.spec import ModelSpec
 from darkguard.ruc import schema
+from darkguard.training.dude.warmup import hard_nulls, target_confidence
 
 LINES = [TextLine("Sports", (10, 10, 60, 24)), TextLine("Download now", (100, 10, 200, 30))]
 
@@ -99,7 +99,7 @@ def test_hard_nulls_are_text_lines_outside_both_boxes(release, monkeypatch) -> N
             for _, x, y in views
         ]
 
-    monkeypatch.setattr("darkguard.defenses.dude.warmup.prefetch_text", lines)
+    monkeypatch.setattr("darkguard.training.dude.warmup.prefetch_text", lines)
     nulls = hard_nulls(clicks, records, release, 2, seed=42)
     assert nulls and all(n["label"] == 0 for n in nulls)
     for n in nulls:
@@ -120,7 +120,7 @@ def test_task_picked_hard_nulls_are_the_lines_reading_like_the_task(release, mon
         TextLine(task, (11, 1, 19, 9)),  # the task's own words, outside both boxes
         TextLine("weather tomorrow", (21, 1, 29, 9)),
     ]
-    monkeypatch.setattr("darkguard.defenses.dude.warmup.prefetch_text", lambda v: [free])
+    monkeypatch.setattr("darkguard.training.dude.warmup.prefetch_text", lambda v: [free])
     picked = hard_nulls(clicks, records, release, 1, seed=42, pick="task")
     assert [(n["x"], n["y"], n["label"]) for n in picked] == [(15.0, 5.0, 0)]
     assert len(hard_nulls(clicks, records, release, 2, seed=42, pick="task")) == 2

@@ -1,5 +1,5 @@
 """Each repeated prompt of a GRPO batch computed once gives trl's log-probabilities, entropies and
-gradients (`defenses.dude.grpo_prompts`)."""
+gradients (`accel.grpo_prompts`)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import pytest
 import torch
 from PIL import Image
 
-from darkguard.defenses.dude.grpo_prompts import (
+from darkguard.accel.grpo_prompts import (
     generate_sharing_prompts,
     grouped_logps,
     images_per_row,
@@ -222,8 +222,8 @@ def test_grpo_with_shared_prompts_trains_as_trl_does(
     """Two GRPO steps through trl's trainer with and without `shared_prompts` (the rollouts'
     prefill and the log-probabilities): the same logged loss, KL and reward, and LoRA weights
     equal up to float rounding."""
-    from darkguard.defenses.dude import grpo_prompts
-    from darkguard.defenses.dude.stage1 import grpo_rows, train_grpo
+    from darkguard.accel import grpo_prompts
+    from darkguard.training.dude.stage1 import grpo_rows, train_grpo
 
     grouped, repeats = [], []
     own = grpo_prompts.grouped_logps

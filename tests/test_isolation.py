@@ -1,13 +1,13 @@
-"""Agents and defenses see only observations: no runtime module of `darkguard.agents` or
-`darkguard.defenses` imports the environments' answer key (RUC schema, the RUC environment, the
-metrics, the loop; the arena's task files, predicates, server, apps and environment) or reads its
-names, and in an episode they receive only screenshots, task
+"""Agents and defenses see only observations: every module of `darkguard.agents` and
+`darkguard.defenses` (found by walking them, no hand list) stays clear of the environments'
+answer key by import (the forbidden modules of pyproject's import-linter contracts: RUC's schema
+and environment, the metrics, the loop, the training side, the arena's task files, predicates,
+server, apps and environment) and by name, and in an episode they receive only screenshots, task
 texts, rejected clicks, observations and clicks.
 
-The offline training and evaluation side legitimately reads labelled data and is not scanned: the
-DUDE training code (reward, Stage 1, Stage 2 and its guidance check, warm-ups, summarizers, the
-evaluator's labelled-click runs) and the agent's supervised warm-up data (`agents/warmup.py`).
-What the gate uses of the evaluator at run time (`Evaluator.judge`, `judge_views`) is scanned.
+The training side (`darkguard.training`: DUDE's rewards, Stage 1, Stage 2, warm-ups, summarizers,
+the evaluator's labelled-click runs; the agent's warm-up rows) legitimately reads labelled data;
+the contracts keep every runtime path from importing it.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 import json
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -32,103 +33,23 @@ from darkguard.ruc import schema
 from darkguard.stages.guard_eval.setups import ruc_task_opener
 
 LIB = Path(darkguard.__file__).parent
-
-RUNTIME = [
-    "agents/__init__.py",
-    "agents/offline.py",
-    "agents/perception.py",
-    "agents/vlm.py",
-    "agents/llm_web.py",
-    *(
-        f"agents/web/{name}.py"
-        for name in (
-            "__init__",
-            "agent",
-            "answering",
-            "booking",
-            "forms",
-            "goal",
-            "grounding",
-            "listing",
-            "navigation",
-            "reading",
-            "shopping",
-            "vocabulary",
-        )
-    ),
-    "defenses/__init__.py",
-    "defenses/arena.py",
-    "defenses/catalog.py",
-    "defenses/dude/__init__.py",
-    "defenses/dude/click_text.py",
-    "defenses/dude/gate.py",
-    "defenses/dude/inputs.py",
-    *(
-        f"defenses/baselines/{name}.py"
-        for name in (
-            "__init__",
-            "icp",
-            "guardrail",
-            "guardrail_llm",
-            "spotlighting",
-            "vigil",
-            "vigil_llm",
-            "safepred",
-            "safepred_llm",
-            "dude_s2",
-            "llm_judge",
-        )
-    ),
-    *(
-        f"defenses/veer/{name}.py"
-        for name in (
-            "__init__",
-            "assessment",
-            "authorization",
-            "commitments",
-            "contracts",
-            "defense",
-            "intervention",
-            "llm",
-            "llm_parse",
-            "llm_prompts",
-            "prices",
-            "reasoner",
-            "state",
-        )
-    ),
-]
-TRAINING = [
-    "agents/warmup.py",  # supervised warm-up rows of a tiny agent (clicks on the correct box)
-    *(
-        f"defenses/dude/{name}.py"
-        for name in (
-            "reward",
-            "stage1",
-            "grpo_prompts",  # Stage 1's log-probabilities, each repeated prompt once
-            "launch",  # Stage 1 under accelerate launch
-            "stage2",
-            "guidance",
-            "warmup",
-            "warmup_guidance",
-            "summarizers",
-            "evaluator",
-        )
-    ),
-]
-FORBIDDEN_MODULES = (
-    "darkguard.ruc.schema",
-    "darkguard.envs.ruc_static",
-    "darkguard.metrics",
-    "darkguard.loop",
-    # the arena's answer key: task files (pattern labels, predicates), the condition switch and
-    # the apps behind the server; an agent sees `envs.arena.observation` and `actions` only
-    "darkguard.envs.arena.tasks",
-    "darkguard.envs.arena.predicates",
-    "darkguard.envs.arena.server",
-    "darkguard.envs.arena.apps",
-    "darkguard.envs.arena.env",
+RUNTIME = sorted(
+    str(p.relative_to(LIB))
+    for folder in ("agents", "defenses")
+    for p in (LIB / folder).rglob("*.py")
 )
+
+
+def contract_forbidden(source: str) -> tuple[str, ...]:
+    """The modules pyproject's import-linter contract forbids `source` (the one list)."""
+    config = tomllib.loads((LIB.parents[1] / "pyproject.toml").read_text())
+    for contract in config["tool"]["importlinter"]["contracts"]:
+        if contract["type"] == "forbidden" and contract["source_modules"] == [source]:
+            return tuple(contract["forbidden_modules"])
+    raise AssertionError(f"pyproject.toml: no forbidden-imports contract for {source}")
+
+
+FORBIDDEN_MODULES = contract_forbidden("darkguard.agents")
 ANSWER_KEY = {
     "correct_box",
     "dark_box",
@@ -210,13 +131,13 @@ def parsed(relative: str) -> tuple[ast.AST, str]:
     return ast.parse(path.read_text(), filename=str(path)), package
 
 
-def test_every_agent_and_defense_module_is_classified() -> None:
-    modules = sorted(
-        str(p.relative_to(LIB))
-        for folder in ("agents", "defenses")
-        for p in (LIB / folder).rglob("*.py")
-    )
-    assert modules == sorted(RUNTIME + TRAINING)
+def test_both_contracts_keep_the_same_answer_key_out() -> None:
+    """Agents and defenses are held to one list, and it names both benchmarks' answer keys and
+    the training side."""
+    assert contract_forbidden("darkguard.defenses") == FORBIDDEN_MODULES
+    for key in ("darkguard.ruc.schema", "darkguard.training", "darkguard.envs.arena.tasks"):
+        assert key in FORBIDDEN_MODULES
+    assert "defenses/dude/gate.py" in RUNTIME and "defenses/dude/evaluator.py" in RUNTIME
 
 
 @pytest.mark.parametrize("relative", RUNTIME)
@@ -232,10 +153,9 @@ def test_runtime_modules_read_no_answer_key(relative: str) -> None:
 
 
 def test_runtime_modules_reach_no_answer_key_through_their_imports() -> None:
-    """Following every `darkguard` import from the runtime modules (the training side's own
-    imports aside: the gate takes only `Evaluator` from the evaluator) reaches no forbidden
-    module."""
-    training = {module_name(LIB / t) for t in TRAINING}
+    """Following every `darkguard` import from every module of `agents` and `defenses` (the
+    DUDE gate's evaluator included: its labelled-click runs live in `training`) reaches no
+    forbidden module (the same rule `lint-imports` checks, read independently here)."""
     seen: set[str] = set()
     todo = [module_name(LIB / r) for r in RUNTIME]
     reached = {}
@@ -245,36 +165,14 @@ def test_runtime_modules_reach_no_answer_key_through_their_imports() -> None:
             continue
         seen.add(name)
         file = module_file(name)
-        if file is None or name in training:
+        if file is None:
             continue
         package = name if file.name == "__init__.py" else name.rpartition(".")[0]
         for imported in imported_modules(ast.parse(file.read_text()), package):
             reached.setdefault(imported, name)
             todo.append(imported)
     assert {m: reached[m] for m in reached if forbidden(m)} == {}
-    assert "darkguard.defenses.dude.evaluator" in seen  # the one training module on the path
-
-
-def test_the_gate_uses_only_the_evaluators_judging_of_observations() -> None:
-    gate, _ = parsed("defenses/dude/gate.py")
-    from_evaluator = [
-        alias.name
-        for node in ast.walk(gate)
-        if isinstance(node, ast.ImportFrom) and node.module == "darkguard.defenses.dude.evaluator"
-        for alias in node.names
-    ]
-    assert from_evaluator == ["Evaluator"]
-    evaluator, _ = parsed("defenses/dude/evaluator.py")
-    (cls,) = [n for n in evaluator.body if isinstance(n, ast.ClassDef) and n.name == "Evaluator"]
-    methods = {n.name: n for n in cls.body if isinstance(n, ast.FunctionDef)}
-    for name in ("__init__", "max_pixels", "judge", "judge_views"):
-        assert answer_key_reads(methods[name]) == [], name
-        calls = {
-            n.func.id
-            for n in ast.walk(methods[name])
-            if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
-        }
-        assert not calls & {"click_conversations", "labelled_clicks", "judgement_metrics"}
+    assert "darkguard.defenses.dude.evaluator" in seen
 
 
 def test_the_scan_finds_what_it_looks_for() -> None:

@@ -14,7 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from darkguard.config import RewardParams
-from darkguard.defenses.dude.reward import (
+from darkguard.training.dude.reward import (
     boundary_distance,
     hybrid_reward,
     region_areas,

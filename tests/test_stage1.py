@@ -11,14 +11,14 @@ from safetensors.torch import load_file
 
 from darkguard.config import RewardParams
 from darkguard.defenses.dude.inputs import ObservationAids
-from darkguard.defenses.dude.stage1 import (
+from darkguard.ruc.clicks import generate_clicks
+from darkguard.training.dude.stage1 import (
     collect_pools,
     grpo_rows,
     last_checkpoint,
     reward_function,
     train_grpo,
 )
-from darkguard.ruc.clicks import generate_clicks
 from tests.grpo_fixtures import completion_length, small_grpo
 
 REWARD = RewardParams(

@@ -9,9 +9,9 @@ import pytest
 import yaml
 
 from darkguard.config import LaunchParams
-from darkguard.defenses.dude.launch import CONFIG_FILE, JOB_FILE, GRPOJob, accelerate_config, train
-from darkguard.defenses.dude.stage1 import grpo_rows, vllm_settings
 from darkguard.io import InputError
+from darkguard.training.dude.launch import CONFIG_FILE, JOB_FILE, GRPOJob, accelerate_config, train
+from darkguard.training.dude.stage1 import grpo_rows, vllm_settings
 from tests.grpo_fixtures import completion_length, small_grpo
 from tests.test_stage1 import REWARD, fixture_clicks
 

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from darkguard.config import LoopParams, load_config
-from darkguard.defenses.dude.stage2 import (
+from darkguard.training.dude.stage2 import (
     PoolJudge,
     Validation,
     accepts,
@@ -231,8 +231,8 @@ def test_without_patience_still_stops_when_f_is_empty() -> None:
 
 
 def test_the_iteration_sweep_runs_without_patience() -> None:
-    from darkguard.defenses.dude.stage2 import Stage2State
     from darkguard.stages.stage2_summarize import sweep
+    from darkguard.training.dude.stage2 import Stage2State
 
     seen = []
 
@@ -344,7 +344,7 @@ def test_cap_words_keeps_whole_lines() -> None:
 
 
 def test_permute_labels_rotates_only_the_advice() -> None:
-    from darkguard.defenses.dude.guidance import permute_labels, unrelated_text
+    from darkguard.training.dude.guidance import permute_labels, unrelated_text
 
     text = "- A (1) were x: judge such clicks 1. [persistence 2]\n- B: judge such clicks -1."
     assert permute_labels(text) == (
@@ -354,7 +354,7 @@ def test_permute_labels_rotates_only_the_advice() -> None:
 
 
 def test_guidance_check_measures_changes_against_no_experience() -> None:
-    from darkguard.defenses.dude.guidance import guidance_check
+    from darkguard.training.dude.guidance import guidance_check
 
     class FollowsAdvice:
         def labels(self, samples, experience):
@@ -383,8 +383,8 @@ def test_pool_judge_parses_answers_with_the_experience_in_the_prompt(release) ->
 
     from darkguard.defenses.dude.evaluator import Evaluator
     from darkguard.defenses.dude.inputs import PAPER_INPUTS
-    from darkguard.defenses.dude.stage2 import PoolJudge
     from darkguard.ruc.clicks import generate_clicks
+    from darkguard.training.dude.stage2 import PoolJudge
 
     records = {str(r["id"]): r for r in json.loads((release / "full.json").read_text())}
     clicks, _ = generate_clicks(list(records.values()), 1, 42)

@@ -6,14 +6,14 @@ import json
 
 from PIL import Image
 
-from darkguard.defenses.dude.summarizers import (
+from darkguard.ruc import schema
+from darkguard.ruc.clicks import generate_clicks
+from darkguard.training.dude.summarizers import (
     ModelSummarizer,
     OfflineSummarizer,
     click_band,
     under_click,
 )
-from darkguard.ruc import schema
-from darkguard.ruc.clicks import generate_clicks
 
 
 def cases(release, predicted: int) -> list[dict]:

@@ -10,10 +10,10 @@ from safetensors.torch import load_file
 
 from darkguard.config import WarmupParams
 from darkguard.defenses.dude.inputs import ObservationAids
-from darkguard.defenses.dude.warmup import balanced, trl_rows
 from darkguard.models.tiny.sft import warm_up
 from darkguard.ruc.clicks import generate_clicks
 from darkguard.stages.build_models import tokenizer_corpus
+from darkguard.training.dude.warmup import balanced, trl_rows
 
 
 def warmup(**changes) -> WarmupParams:

@@ -6,9 +6,9 @@ import re
 
 import pytest
 
-from darkguard.defenses.dude.warmup import trl_rows
-from darkguard.defenses.dude.warmup_guidance import clicks_facts, guidance_texts
 from darkguard.stages.build_models import guidance_corpus
+from darkguard.training.dude.warmup import trl_rows
+from darkguard.training.dude.warmup_guidance import clicks_facts, guidance_texts
 from tests.test_warmup import fixture_clicks
 
 RULE = re.compile(
@@ -136,9 +136,9 @@ def test_passes_over_clicks_that_revisit_pages_equal_one_click_at_a_time(release
     """The facts and conversations of a list that revisits pages (train clicks, then their
     pages' text nulls) are built page by page (`page_order`) and returned in list order: each
     equals the one built for that click alone."""
-    from darkguard.defenses.dude.evaluator import click_conversations
     from darkguard.defenses.dude.inputs import ObservationAids
     from darkguard.ruc.clicks import page_order
+    from darkguard.training.dude.labelled import click_conversations
 
     clicks, records = fixture_clicks(release)
     revisit = clicks + clicks[::-1]

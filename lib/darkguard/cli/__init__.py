@@ -109,9 +109,10 @@ def _cmd_judge(args: argparse.Namespace) -> int:
 
     from darkguard import paths
     from darkguard.config import load_config
-    from darkguard.defenses.dude.evaluator import Evaluator, evaluator_aids, labelled_clicks
+    from darkguard.defenses.dude.evaluator import Evaluator, evaluator_aids
     from darkguard.defenses.dude.inputs import ObservationAids
     from darkguard.models.backends import load_backend
+    from darkguard.training.dude.labelled import judge_clicks, labelled_clicks
 
     cfg = load_config(Path(args.params) if args.params else None)
     spec, adapter = _judge_spec(args, cfg)
@@ -124,8 +125,8 @@ def _cmd_judge(args: argparse.Namespace) -> int:
     else:
         aids = evaluator_aids(spec)  # a built model knows the aids it was trained with
     start = time.perf_counter()
-    run = Evaluator(load_backend(spec), aids).judge_clicks(
-        Path(args.data), clicks, records, experience
+    run = judge_clicks(
+        Evaluator(load_backend(spec), aids), Path(args.data), clicks, records, experience
     )
     seconds = time.perf_counter() - start
     m = run.metrics

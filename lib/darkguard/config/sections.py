@@ -277,7 +277,7 @@ class GRPOParams(Params):
     save_steps: int  # checkpoints an interrupted run resumes from
     lora: LoraParams
     # each repeated prompt computed once for its completions' log-probabilities (the policy's and
-    # the reference's; `defenses.dude.grpo_prompts`): trl's values up to float rounding
+    # the reference's; `accel.grpo_prompts`): trl's values up to float rounding
     shared_prompts: bool = False
 
     @field_validator("shared_prompts")

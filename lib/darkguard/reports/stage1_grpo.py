@@ -8,12 +8,12 @@ import pandas as pd
 import seaborn as sns
 
 from darkguard import paths
-from darkguard.defenses.dude.stage1 import Pools
 from darkguard.io import atomic_write_text, write_json
 from darkguard.reports.figures import save_figure
 from darkguard.reports.paper import DUDE_TABLE5_REWARD_ABLATION, DUDE_TABLE18_INITIAL_POOLS
 from darkguard.reports.tables import save_table
 from darkguard.stages.stage1_grpo import Stage1Result
+from darkguard.training.dude.stage1 import Pools
 
 DYNAMICS_COLUMNS = {
     "reward": "reward",

@@ -8,10 +8,7 @@ from pathlib import Path
 
 from darkguard import paths
 from darkguard.config import Config, view
-from darkguard.defenses.dude import launch
 from darkguard.defenses.dude.evaluator import evaluator_aids, tuned_spec
-from darkguard.defenses.dude.launch import GRPOJob
-from darkguard.defenses.dude.stage1 import Pools, collect_pools, grpo_rows
 from darkguard.io import InputError, read_json, read_jsonl, write_json, write_jsonl
 from darkguard.models.backends import load_backend
 from darkguard.models.identity import spec_identity
@@ -19,6 +16,9 @@ from darkguard.models.registry import resolve_spec
 from darkguard.models.spec import ModelSpec
 from darkguard.reuse import reuse_trained
 from darkguard.ruc.validate import records_by_id
+from darkguard.training.dude import launch
+from darkguard.training.dude.launch import GRPOJob
+from darkguard.training.dude.stage1 import Pools, collect_pools, grpo_rows
 
 # The params.yaml keys the stage reads (dvc.yaml lists them as its `params`).
 PARAMS = (

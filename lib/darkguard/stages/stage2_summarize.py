@@ -12,20 +12,20 @@ from pathlib import Path
 from darkguard import paths
 from darkguard.config import Config, LoopParams, ModelEntry, Stage2Params, view
 from darkguard.defenses.dude.evaluator import Evaluator, evaluator_aids, tuned_spec
-from darkguard.defenses.dude.guidance import guidance_check
-from darkguard.defenses.dude.stage2 import (
-    PoolJudge,
-    Stage2State,
-    Summarizer,
-    summarize_experience,
-)
-from darkguard.defenses.dude.summarizers import ModelSummarizer, OfflineSummarizer
 from darkguard.io import InputError, atomic_write_text, read_jsonl, write_json
 from darkguard.models.backends import load_backend
 from darkguard.models.registry import resolve_spec
 from darkguard.models.spec import ModelSpec
 from darkguard.ruc.validate import records_by_id
 from darkguard.stages.stage1_grpo import stage_dir
+from darkguard.training.dude.guidance import guidance_check
+from darkguard.training.dude.stage2 import (
+    PoolJudge,
+    Stage2State,
+    Summarizer,
+    summarize_experience,
+)
+from darkguard.training.dude.summarizers import ModelSummarizer, OfflineSummarizer
 
 # The params.yaml keys the stage reads (dvc.yaml lists them as its `params`).
 PARAMS = (

@@ -21,8 +21,6 @@ from pathlib import Path
 from darkguard import paths
 from darkguard.config import AblationsParams, Config, RewardOverride, view
 from darkguard.defenses.dude.evaluator import tuned_spec
-from darkguard.defenses.dude.stage1 import collect_pools
-from darkguard.defenses.dude.stage2 import Stage2State
 from darkguard.envs.ruc_static import task_suite
 from darkguard.io import atomic_write_text, write_json
 from darkguard.jobs import Job, run_jobs
@@ -41,6 +39,8 @@ from darkguard.stages.ablations.aids import (
 from darkguard.stages.guard_eval import Gate, GuardRun, guard_runs, read_experience
 from darkguard.stages.stage1_grpo import _clicks, stage_dir
 from darkguard.stages.stage2_summarize import make_miner
+from darkguard.training.dude.stage1 import collect_pools
+from darkguard.training.dude.stage2 import Stage2State
 
 # The params.yaml keys the stage reads (dvc.yaml lists them as its `params`); the reward variants
 # read what `stage1_grpo.run` reads without the pools; "Stage 2 only" reads stage1.pool_split and

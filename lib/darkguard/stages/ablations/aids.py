@@ -24,6 +24,7 @@ from darkguard.models.spec import ModelSpec
 from darkguard.models.tiny.build import build_and_warm_up, reusable
 from darkguard.ruc.validate import records_by_id
 from darkguard.stages.build_models import tokenizer_corpus_for, warmup_rows
+from darkguard.training.dude.labelled import judge_clicks
 
 
 def aids_label(aids: ObservationAids) -> str:
@@ -108,7 +109,7 @@ def aids_ablation(
             spec = dataclasses.replace(
                 base, name=f"{base.name} ({aids_label(aids)})", path=str(path)
             )
-        run = Evaluator(load_backend(spec), aids).judge_clicks(data_dir, valid, records)
+        run = judge_clicks(Evaluator(load_backend(spec), aids), data_dir, valid, records)
         rows.append(
             {
                 "aids": aids_label(aids),

@@ -10,9 +10,6 @@ from darkguard import cache, paths
 from darkguard.config import BuildModelsParams, Config, WarmupParams, view
 from darkguard.defenses.dude.evaluator import Evaluator
 from darkguard.defenses.dude.inputs import ObservationAids, ocr_note
-from darkguard.defenses.dude.summarizers import LABEL_WORDS, rule_line
-from darkguard.defenses.dude.warmup import balanced, hard_nulls, trl_rows
-from darkguard.defenses.dude.warmup_guidance import guidance_texts
 from darkguard.io import read_jsonl
 from darkguard.metrics.judging import confusion
 from darkguard.models import prompts
@@ -22,6 +19,10 @@ from darkguard.models.spec import ModelSpec
 from darkguard.models.tiny.build import build_and_warm_up, card_corpus_hash, reusable
 from darkguard.ruc import schema
 from darkguard.ruc.validate import records_by_id
+from darkguard.training.dude.labelled import judge_clicks
+from darkguard.training.dude.summarizers import LABEL_WORDS, rule_line
+from darkguard.training.dude.warmup import balanced, hard_nulls, trl_rows
+from darkguard.training.dude.warmup_guidance import guidance_texts
 
 if TYPE_CHECKING:
     from darkguard.stages.build_models.agents import BuiltAgent
@@ -174,7 +175,7 @@ def build_evaluators(
             rows = warmup_rows(train, records, data_dir, params.max_pixels, warm, aids)
         log = build_and_warm_up(out_dir, card, corpus, card["size"], params.vocab_size, rows, warm)
         backend = HFBackend(ModelSpec(name, path=str(out_dir), batch_size=16, max_new_tokens=24))
-        run = Evaluator(backend, aids).judge_clicks(data_dir, valid, records)
+        run = judge_clicks(Evaluator(backend, aids), data_dir, valid, records)
         n_params = sum(p.numel() for p in backend.model.parameters())
         matrix = confusion([c["label"] for c in valid], run.outputs)
         built.append(BuiltEvaluator(name, out_dir, n_params, log, run.metrics, matrix))

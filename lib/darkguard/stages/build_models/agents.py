@@ -1,5 +1,5 @@
 """The tiny VLM agents of the `build_models` stage (tiny profile): built like the evaluators, then
-warmed up to click the correct element (`darkguard.agents.warmup`)."""
+warmed up to click the correct element (`darkguard.training.agent_warmup`)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from darkguard.agents.vlm import VLMAgent
-from darkguard.agents.warmup import agent_rows
 from darkguard.config import AgentWarmupParams, TinySizeParams
 from darkguard.io import read_jsonl
 from darkguard.models import prompts
@@ -16,6 +15,7 @@ from darkguard.models.spec import ModelSpec
 from darkguard.models.tiny.build import build_and_warm_up, card_corpus_hash, reusable
 from darkguard.ruc.validate import load_records
 from darkguard.stages.guard_eval import agent_alone
+from darkguard.training.agent_warmup import agent_rows
 
 AGENT_COORDINATES = "relative1000"  # what the tiny agents answer in (scale-free across viewports)
 

@@ -26,9 +26,8 @@ from pathlib import Path
 from darkguard import cache
 from darkguard.agents import Agent
 from darkguard.defenses import Verdict
-from darkguard.defenses.dude.evaluator import Evaluator, click_conversations
+from darkguard.defenses.dude.evaluator import Evaluator
 from darkguard.defenses.dude.gate import DudeGate, threshold_verdict, tune_threshold
-from darkguard.defenses.dude.warmup import hard_nulls
 from darkguard.envs import Observation
 from darkguard.io import read_jsonl
 from darkguard.loop import run_episodes
@@ -36,6 +35,8 @@ from darkguard.metrics.clicks import episode_metrics
 from darkguard.models.parsing import Click
 from darkguard.ruc import schema
 from darkguard.ruc.validate import records_by_id
+from darkguard.training.dude.labelled import click_conversations
+from darkguard.training.dude.warmup import hard_nulls
 
 
 def tuning_clicks(data_dir: Path, seed: int) -> tuple[list[dict], dict[str, dict]]:

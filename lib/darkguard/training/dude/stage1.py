@@ -9,11 +9,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from darkguard.accel.grpo_prompts import shared_prompt_trainer
 from darkguard.config import GRPOParams, RewardParams, VllmParams
-from darkguard.defenses.dude.evaluator import Evaluator, click_conversations
-from darkguard.defenses.dude.grpo_prompts import shared_prompt_trainer
+from darkguard.defenses.dude.evaluator import Evaluator
 from darkguard.defenses.dude.inputs import PAPER_INPUTS, ObservationAids
-from darkguard.defenses.dude.reward import hybrid_reward, sample_reward
 from darkguard.models.backends import Backend
 from darkguard.models.parsing import Judgement, OutOfDomain
 from darkguard.models.tiny.sft import vision_prompt
@@ -21,6 +20,8 @@ from darkguard.models.trl_data import trl_dataset
 from darkguard.models.trl_head import label_positions_only
 from darkguard.models.vision_tokens import vision_token_ids
 from darkguard.ruc import schema
+from darkguard.training.dude.labelled import click_conversations, judge_clicks
+from darkguard.training.dude.reward import hybrid_reward, sample_reward
 
 
 def reward_function(params: RewardParams):
@@ -214,7 +215,7 @@ def collect_pools(
 ) -> Pools:
     """Greedy judgements of `clicks` by the tuned evaluator, each scored with the hybrid reward:
     negative reward -> failure pool, otherwise success pool (paper 3.2.3), with full context."""
-    run = Evaluator(backend, aids).judge_clicks(data_dir, clicks, records)
+    run = judge_clicks(Evaluator(backend, aids), data_dir, clicks, records)
     failure, success = [], []
     for click, text, output in zip(run.clicks, run.texts, run.outputs, strict=True):
         record = records[click["sample_id"]]

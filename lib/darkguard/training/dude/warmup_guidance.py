@@ -19,9 +19,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from darkguard import cache
-from darkguard.defenses.dude.summarizers import click_facts, rule_line
 from darkguard.ruc import schema
 from darkguard.ruc.clicks import page_order
+from darkguard.training.dude.summarizers import click_facts, rule_line
 
 LABELS = (1, 0, -1)
 RULE_WORDS = 30  # about the words of one rule in the offline summarizer's wording

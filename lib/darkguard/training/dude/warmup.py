@@ -11,7 +11,6 @@ import math
 import random
 from pathlib import Path
 
-from darkguard.defenses.dude.evaluator import click_conversations
 from darkguard.defenses.dude.inputs import (
     PAPER_INPUTS,
     ObservationAids,
@@ -22,6 +21,7 @@ from darkguard.defenses.dude.inputs import (
 from darkguard.models.parsing import format_judgement
 from darkguard.models.tiny.sft import vision_prompt
 from darkguard.ruc import schema
+from darkguard.training.dude.labelled import click_conversations
 
 
 def balanced(clicks: list[dict]) -> list[dict]:

@@ -26,8 +26,8 @@ from typing import Any
 import yaml
 
 from darkguard.config import GRPOParams, LaunchParams, RewardParams
-from darkguard.defenses.dude.stage1 import train_grpo
 from darkguard.io import InputError, read_json, write_json
+from darkguard.training.dude.stage1 import train_grpo
 
 JOB_FILE, CONFIG_FILE, LOG_FILE = "job.pkl", "accelerate.yaml", "log_history.json"
 
@@ -98,7 +98,7 @@ def train(job: GRPOJob, launch: LaunchParams, work_dir: Path) -> list[dict]:
         "--config_file",
         str(work_dir / CONFIG_FILE),
         "-m",
-        "darkguard.defenses.dude.launch",
+        "darkguard.training.dude.launch",
         str(work_dir),
     ]
     done = subprocess.run(command, env={**os.environ, "PYTHONHASHSEED": "0"}, check=False)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from darkguard.defenses.dude.stage2 import PoolJudge
+from darkguard.training.dude.stage2 import PoolJudge
 
 PERMUTED = {"1": "-1", "-1": "0", "0": "1"}
 

@@ -28,8 +28,9 @@ from pathlib import Path
 from typing import Any, NamedTuple, Protocol
 
 from darkguard.config import LoopParams
-from darkguard.defenses.dude.evaluator import Evaluator, click_conversations
+from darkguard.defenses.dude.evaluator import Evaluator
 from darkguard.models.parsing import predicted_label
+from darkguard.training.dude.labelled import click_conversations
 
 Sample = dict[str, Any]  # a pool entry of Stage 1 (click_id, label, task, image_path, ...)
 
