@@ -54,7 +54,7 @@ plots: setup ## Render the DVC plots into dvc_plots/index.html (works offline).
 
 # Test processes (pytest-xdist), each taking whole files: a file's tests share fixtures and the
 # repository's DVC lock. 0 (the default): one process; 2 is faster, but a browser test's hung page
-# was once let go only after it answered, at 60 s, with two (README, "Run it").
+# was once let go only after it answered, at 60 s, with two (benchmarks/results/releases.md, "Tests").
 TEST_WORKERS ?= 0
 
 test: setup ## Run the test suite (TEST_WORKERS processes, default 0: one).

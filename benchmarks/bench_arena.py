@@ -35,7 +35,7 @@ class TimedAgent:
     def advise(self, text: str) -> None:
         self.agent.advise(text)
 
-    def act(self, obs):
+    def act(self, obs, rejected=()):
         start = time.perf_counter()
         try:
             return self.agent.act(obs)

@@ -37,6 +37,7 @@ def main() -> None:
     from darkguard.config import load_config
     from darkguard.defenses.dude.evaluator import Evaluator, evaluator_aids
     from darkguard.defenses.dude.inputs import Screenshot
+    from darkguard.envs import Observation
     from darkguard.envs.ruc_static import task_suite
     from darkguard.models.backends import load_backend
     from darkguard.models.parsing import Click
@@ -55,20 +56,22 @@ def main() -> None:
     evaluator = Evaluator(load_backend(spec), evaluator_aids(spec))
     agent = OfflineAgent()
     images = [cache.decoded(data / r["image_path"]) for r in suite]
-    agent.propose_many([(im, schema.task_text(r), []) for im, r in zip(images, suite, strict=True)])
+    agent.act_many(
+        [(Observation(im, schema.task_text(r)), []) for im, r in zip(images, suite, strict=True)]
+    )
     views, labels = [], []
     for image, record in zip(images, suite, strict=True):
         task, rejected, shot = schema.task_text(record), [], Screenshot(image, evaluator.max_pixels)
         labels.append([])
         for _ in range(3):
-            click = agent.propose(image, task, rejected)
+            click = agent.choose(image, task, rejected)
             if not isinstance(click, Click):
                 labels[-1].append(None)
                 break
             correct, dark = schema.correct_bbox(record), schema.dark_bbox(record)
             labels[-1].append(schema.click_label(click.x, click.y, correct, dark))
             views.append((shot, task, click.x, click.y))
-            rejected.append(Rejection(click.x, click.y, 0))
+            rejected.append(Rejection(click, 0))
     probs = iter(
         p[1] for p in evaluator.label_probabilities(evaluator.view_conversations(views))[0]
     )

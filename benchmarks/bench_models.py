@@ -25,6 +25,7 @@ def main() -> None:
     from darkguard.agents.offline import OfflineAgent
     from darkguard.defenses.dude.evaluator import Evaluator
     from darkguard.defenses.dude.inputs import ObservationAids
+    from darkguard.envs import Observation
     from darkguard.io import read_jsonl
     from darkguard.models.backends.hf import HFBackend
     from darkguard.models.card import read_card
@@ -62,7 +63,7 @@ def main() -> None:
     start = time.perf_counter()
     for r in tasks:
         with Image.open(Path(data) / r["image_path"]) as img:
-            agent.propose(img.convert("RGB"), schema.task_text(r), [])
+            agent.act(Observation(img.convert("RGB"), schema.task_text(r)))
     result["offline_agent_s_per_step"] = round((time.perf_counter() - start) / len(tasks), 2)
     print(json.dumps(result, indent=2))
 

@@ -36,7 +36,7 @@ def test_agent_conversation_feeds_rejections_in_the_models_convention() -> None:
     conv = agent_conversation(
         Image.new("RGB", (100, 50)),
         "Book it.",
-        [Rejection(640, 200, -1)],
+        [Rejection(Click(640, 200), -1)],
         1280,
         800,
         "relative1000",

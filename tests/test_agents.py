@@ -7,12 +7,14 @@ import math
 import pytest
 from PIL import Image
 
-from darkguard.agents import Rejection
+from darkguard.agents import Rejection, Stateless, page_lines
 from darkguard.agents import offline as agents
+from darkguard.agents import read_ahead as ahead
 from darkguard.agents.offline import OfflineAgent
 from darkguard.agents.perception import TextLine
 from darkguard.agents.vlm import VLMAgent
 from darkguard.cli import main
+from darkguard.envs import Observation
 from darkguard.metrics.clicks import Episode, Step, agent_alone_metrics
 from darkguard.models.backends import load_backend
 from darkguard.models.parsing import Click, ParseFailure
@@ -33,18 +35,16 @@ def scripted_ocr(monkeypatch):
 def test_offline_agent_clicks_best_line_then_rethinks(scripted_ocr) -> None:
     agent = OfflineAgent()
     image = Image.new("RGB", (800, 720))
-    first = agent.propose(image, "Add the Aurora Headphones to the cart.", [])
+    first = agent.choose(image, "Add the Aurora Headphones to the cart.", [])
     assert isinstance(first, Click)
     ranked = [
         line.text for _, line in agent.candidates(image, "Add the Aurora Headphones to the cart.")
     ]
     assert ranked[-1] == "Privacy"
-    second = agent.propose(
-        image, "Add the Aurora Headphones to the cart.", [Rejection(first.x, first.y, 0)]
-    )
+    second = agent.choose(image, "Add the Aurora Headphones to the cart.", [Rejection(first, 0)])
     assert isinstance(second, Click) and (second.x, second.y) != (first.x, first.y)
-    rejected = [Rejection(*line.center, 0) for line in LINES]
-    assert isinstance(agent.propose(image, "x", rejected), ParseFailure)
+    rejected = [Rejection(Click(*line.center), 0) for line in LINES]
+    assert isinstance(agent.choose(image, "x", rejected), ParseFailure)
 
 
 def test_candidates_are_cached_per_whole_screenshot(monkeypatch) -> None:
@@ -62,10 +62,10 @@ def test_candidates_are_cached_per_whole_screenshot(monkeypatch) -> None:
     top_same = Image.new("RGB", (800, 720))
     other = top_same.copy()
     other.paste((255, 255, 255), (0, 650, 800, 720))  # differs only near the bottom
-    a = agent.propose(top_same, "Go to the Sports section.", [])
-    b = agent.propose(other, "Go to the Sports section.", [])
+    a = agent.choose(top_same, "Go to the Sports section.", [])
+    b = agent.choose(other, "Go to the Sports section.", [])
     assert len(calls) == 2 and (a.x, a.y) != (b.x, b.y)
-    agent.propose(other, "Go to the Sports section.", [])
+    agent.choose(other, "Go to the Sports section.", [])
     assert len(calls) == 2  # the same screenshot is read once
 
 
@@ -77,7 +77,7 @@ def test_offline_agent_reads_real_text() -> None:
     font = ImageFont.truetype("DejaVuSans.ttf", 32)
     draw.text((60, 60), "Weather forecast", fill="black", font=font)
     draw.text((500, 300), "Download installer", fill="black", font=font)
-    click = OfflineAgent().propose(image, "Download the installer.", [])
+    click = OfflineAgent().choose(image, "Download the installer.", [])
     assert isinstance(click, Click) and click.x > 450 and click.y > 250
 
 
@@ -94,9 +94,11 @@ def test_screenshots_read_in_worker_processes_give_the_same_lines() -> None:
     assert agents.read_lines_many(pages, workers=2) == alone
     assert any(line.text == "Add to cart" for line in alone[1])
     agent = OfflineAgent()
-    many = agent.propose_many([(image, "Add the item to the cart.", []) for image in pages])
+    many = agent.act_many(
+        [(Observation(image, "Add the item to the cart."), []) for image in pages]
+    )
     assert [a for a, _ in many] == [
-        OfflineAgent().propose(p, "Add the item to the cart.", []) for p in pages
+        OfflineAgent().choose(p, "Add the item to the cart.", []) for p in pages
     ]
     assert all(tokens == 0 for _, tokens in many) and len(agent._lines) == 4
 
@@ -120,8 +122,8 @@ def test_pages_read_ahead_are_taken_not_read_again(tmp_path, monkeypatch) -> Non
     pages = [cache.decoded(f) for f in files]
     expected = [agents.read_lines(page) for page in pages]
     try:
-        assert agents.read_ahead(files[:2]) == 2
-        assert agents.read_ahead(files[:2]) == 0  # already under way
+        assert ahead.read_ahead(files[:2]) == 2
+        assert ahead.read_ahead(files[:2]) == 0  # already under way
         read_here = []
         real_many = agents.read_lines_many
         monkeypatch.setattr(
@@ -130,19 +132,19 @@ def test_pages_read_ahead_are_taken_not_read_again(tmp_path, monkeypatch) -> Non
             lambda images: read_here.append(len(images)) or real_many(images),
         )
         agent = OfflineAgent()
-        agent.propose_many([(page, "Add the item to the cart.", []) for page in pages])
+        agent.act_many([(Observation(page, "Add the item to the cart."), []) for page in pages])
         assert read_here == [1]  # only the page not read ahead
-        assert [agent._lines[agents._page_key(p)] for p in pages] == expected
-        assert not agents._AHEAD  # taken
-        assert agents.read_ahead(files) == 0  # stored in the page-lines cache
+        assert [agent._lines[page_lines.page_key(p)] for p in pages] == expected
+        assert not ahead._AHEAD  # taken
+        assert ahead.read_ahead(files) == 0  # stored in the page-lines cache
         monkeypatch.setenv("DARKGUARD_CACHE", str(tmp_path / "other"))
-        monkeypatch.setattr(agents, "start_reading", lambda file: _cancelled())
-        assert agents.read_ahead(files[2:]) == 1
+        monkeypatch.setattr(ahead, "start_reading", lambda file: _cancelled())
+        assert ahead.read_ahead(files[2:]) == 1
         agent = OfflineAgent()
         assert agent.candidates(pages[2], "Book a room.")  # read here instead
-        assert agent._lines[agents._page_key(pages[2])] == expected[2]
+        assert agent._lines[page_lines.page_key(pages[2])] == expected[2]
     finally:
-        agents.stop_reading_ahead()
+        ahead.stop_reading_ahead()
 
 
 def _cancelled():
@@ -187,14 +189,14 @@ def test_agent_alone_takes_one_step_per_task(release) -> None:
     targets = {schema.task_text(r): schema.correct_bbox(r) for r in records}
     targets |= {schema.task_text(r): schema.dark_bbox(r) for r in deceptive}
 
-    class Clicker:
+    class Clicker(Stateless):
         name = "clicker"
         calls = 0
 
-        def propose(self, image, task, rejected):
+        def act(self, obs, rejected=()):
             Clicker.calls += 1
             assert rejected == []
-            return Click(*schema.centroid(targets[task]))
+            return Click(*schema.centroid(targets[obs.task]))
 
     episodes, m = agent_alone(Clicker(), release, records, batch=2)
     assert Clicker.calls == len(records) and all(len(e.steps) == 1 for e in episodes)
@@ -217,7 +219,8 @@ def test_vlm_agent_feeds_rejections_back(tiny_model) -> None:
     original = backend.generate
     backend.generate = lambda convs, **kw: seen.append(convs[0]) or original(convs, **kw)
     agent = VLMAgent("tiny", backend)
-    out = agent.propose(Image.new("RGB", (320, 240)), "Book it.", [Rejection(10, 20, -1)])
+    page = Observation(Image.new("RGB", (320, 240)), "Book it.")
+    out = agent.act(page, [Rejection(Click(10, 20), -1)])
     assert isinstance(out, Click | ParseFailure)
     roles = [m["role"] for m in seen[0]]
     assert roles == ["system", "user", "assistant", "user"]
@@ -238,15 +241,15 @@ def test_offline_agent_keeps_page_lines_between_processes(tmp_path, monkeypatch)
 
     monkeypatch.setenv("DARKGUARD_CACHE", str(tmp_path))
     image = Image.new("RGB", (64, 48), "white")
-    page = offline._page_key(image)
-    assert offline.stored_lines(page) is None
+    page = page_lines.page_key(image)
+    assert page_lines.stored_lines(page) is None
     lines = [TextLine("Sports", (1.5, 2.0, 30.25, 12.0))]
-    offline.store_lines(page, lines)
-    assert offline.stored_lines(page) == lines
+    page_lines.store_lines(page, lines)
+    assert page_lines.stored_lines(page) == lines
     calls = []
     monkeypatch.setattr(offline, "read_lines_many", lambda images: calls.append(1) or [])
     agent = offline.OfflineAgent()
-    agent.propose_many([(image, "Open Sports", [])])
+    agent.act_many([(Observation(image, "Open Sports"), [])])
     assert not calls and agent._lines[page] == lines  # read from the cache, not by OCR
     monkeypatch.setenv("DARKGUARD_CACHE", "off")
-    assert offline.stored_lines(page) is None
+    assert page_lines.stored_lines(page) is None

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from darkguard.defenses.arena import Passive
+from darkguard.defenses import Passive
 from darkguard.envs.arena.actions import Click, Stop
 from darkguard.envs.arena.tasks import load_task_file
 from darkguard.loop import arena as arena_loop
@@ -32,7 +32,7 @@ class ScriptedAgent:
         self.episodes += 1
         self.acted = False
 
-    def act(self, obs):
+    def act(self, obs, rejected=()):
         if self.crash_first and self.episodes == 1 and self.env is not None:
             self.env._browser.close()  # the browser dies mid-episode
         if self.acted:
@@ -84,7 +84,7 @@ class AdvisedAgent(ScriptedAgent):
     def advise(self, text: str) -> None:
         self.advice.append(text)
 
-    def act(self, obs):
+    def act(self, obs, rejected=()):
         self.clicks += 1
         if self.clicks > 3:
             return Stop("done")
@@ -107,7 +107,7 @@ class DeclineForTheAgent(Passive):
         return ["Be careful with pop-ups."]
 
     def review(self, obs, action, browser):
-        from darkguard.defenses.arena import RELEASE, Verdict
+        from darkguard.defenses import RELEASE, Verdict
 
         self.reviews += 1
         if self.reviews == 1:
@@ -150,7 +150,7 @@ class MarkThePage(Passive):
         return replace(obs, text=f"<<{obs.text}>>"), f"step {self.steps}: mind the pop-up"
 
     def review(self, obs, action, browser):
-        from darkguard.defenses.arena import RELEASE
+        from darkguard.defenses import RELEASE
 
         assert not obs.text.startswith("<<")  # the defense itself reviews the page as it is
         return RELEASE
@@ -160,7 +160,7 @@ def test_a_defense_prepares_what_the_agent_sees() -> None:
     agent = AdvisedAgent()
     seen: list[str] = []
     act = agent.act
-    agent.act = lambda obs: (seen.append(obs.text), act(obs))[1]
+    agent.act = lambda obs, rejected=(): (seen.append(obs.text), act(obs))[1]
     (record,) = arena_loop.run_tasks(tasks(1), lambda: agent, make_defense=MarkThePage)
     assert seen and all(t.startswith("<<") and t.endswith(">>") for t in seen)
     assert agent.advice[:2] == ["step 1: mind the pop-up", "step 2: mind the pop-up"]
@@ -189,7 +189,7 @@ class AcceptForTheAgent(Passive):
         self.done = False
 
     def review(self, obs, action, browser):
-        from darkguard.defenses.arena import RELEASE, Verdict
+        from darkguard.defenses import RELEASE, Verdict
 
         if self.done:
             return RELEASE
@@ -200,7 +200,7 @@ class AcceptForTheAgent(Passive):
 
 def test_a_defenses_clicks_are_clicks_of_the_episode() -> None:
     class StopsAtOnce(AdvisedAgent):
-        def act(self, obs):
+        def act(self, obs, rejected=()):
             self.clicks += 1
             if self.clicks > 1:
                 return Stop("done")

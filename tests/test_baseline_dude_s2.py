@@ -17,10 +17,10 @@ from PIL import Image
 
 from darkguard import paths
 from darkguard.agents.web.goal import parse_warnings
-from darkguard.defenses.baselines import dude_s2
-from darkguard.defenses.baselines.dude_s2 import DudeS2
+from darkguard.defenses.dude import built
+from darkguard.defenses.dude.built import dude_s2
 from darkguard.defenses.dude.evaluator import Evaluator
-from darkguard.defenses.dude.gate import DudeGate
+from darkguard.defenses.dude.gate import EXPERIENCE_HEADING, DudeGate
 from darkguard.envs.arena.actions import Back, Click, Goto, Scroll, Select, Stop, Type
 from darkguard.envs.arena.observation import Element, PageObservation
 from darkguard.io import InputError
@@ -28,7 +28,7 @@ from darkguard.io import InputError
 EXPERIENCE = "- Clicks on a coloured control (tasks like 'add ...'): judge such clicks -1."
 GOAL = "Book one adult seat on the 09:40 train."
 SITE_TASKS = Path(__file__).parent / "fixtures" / "arena_site" / "tasks.yaml"
-BUILT = [paths.resolve(p) for p in (dude_s2.MODEL, dude_s2.ADAPTER, dude_s2.EXPERIENCE)]
+BUILT = [paths.resolve(p) for p in (built.MODEL, built.ADAPTER, built.EXPERIENCE)]
 
 
 def png(size: tuple[int, int] = (1280, 800)) -> bytes:
@@ -80,11 +80,13 @@ def experience_file(tmp_path: Path) -> Path:
     return file
 
 
-def scripted(model_dir: Path, experience_file: Path, answer: str) -> tuple[DudeS2, ScriptedBackend]:
+def scripted(
+    model_dir: Path, experience_file: Path, answer: str
+) -> tuple[DudeGate, ScriptedBackend]:
     """DUDE-S2 whose gate runs on a scripted backend (the real gate and evaluator input)."""
-    defense = DudeS2(model_dir, None, experience_file)
+    defense = dude_s2(model_dir, None, experience_file)
     backend = ScriptedBackend(answer)
-    defense._gate = DudeGate(Evaluator(backend), defense.experience, defense.name)
+    defense._evaluator = Evaluator(backend)  # in place of the built model, as if loaded
     return defense, backend
 
 
@@ -154,27 +156,27 @@ def test_other_actions_pass_without_the_model(model_dir, experience_file, action
 
 def test_a_click_needs_the_screenshot(model_dir, experience_file) -> None:
     defense, _ = scripted(model_dir, experience_file, "<judge>1</judge> <conf>0.9</conf>")
-    assert DudeS2.needs_screenshots is True
+    assert DudeGate.needs_screenshots is True
     with pytest.raises(ValueError, match="screenshot"):
         defense.review(observation(None), Click(0), browser=None)
 
 
 def test_the_brief_holds_the_experience_verbatim(model_dir, experience_file) -> None:
-    (brief,) = DudeS2(model_dir, None, experience_file).brief()
-    assert brief == f"{dude_s2.EXPERIENCE_HEADING}\n{EXPERIENCE}\n[END OF GUIDANCE]"
-    assert DudeS2(model_dir, None, None).brief() == []
+    (brief,) = dude_s2(model_dir, None, experience_file).brief()
+    assert brief == f"{EXPERIENCE_HEADING}\n{EXPERIENCE}\n[END OF GUIDANCE]"
+    assert dude_s2(model_dir, None, None).brief() == []
     empty = experience_file.with_name("empty.txt")
     empty.write_text("\n")
-    assert DudeS2(model_dir, None, empty).brief() == []
+    assert dude_s2(model_dir, None, empty).brief() == []
 
 
 def test_missing_built_files_are_named(tmp_path, model_dir, experience_file) -> None:
     with pytest.raises(InputError, match=r"nothing/config\.json: no built evaluator"):
-        DudeS2(tmp_path / "nothing", None, experience_file)
+        dude_s2(tmp_path / "nothing", None, experience_file)
     with pytest.raises(InputError, match=r"adapter_config\.json: no Stage-1 adapter"):
-        DudeS2(model_dir, tmp_path / "no_adapter", experience_file)
+        dude_s2(model_dir, tmp_path / "no_adapter", experience_file)
     with pytest.raises(InputError, match=r"gone\.txt: no Stage-2 experience"):
-        DudeS2(model_dir, None, tmp_path / "gone.txt")
+        dude_s2(model_dir, None, tmp_path / "gone.txt")
 
 
 def test_an_adapter_of_other_weights_is_refused(tmp_path, model_dir, experience_file) -> None:
@@ -183,16 +185,17 @@ def test_an_adapter_of_other_weights_is_refused(tmp_path, model_dir, experience_
     (adapter / "adapter_config.json").write_text("{}")
     (adapter.parent / "trained_with.json").write_text('{"evaluator": {"path": "0123abcd"}}')
     with pytest.raises(InputError, match="trained on other weights"):
-        DudeS2(model_dir, adapter, experience_file)
+        dude_s2(model_dir, adapter, experience_file)
 
 
 def test_the_defense_pickles_as_a_factory_without_its_model(model_dir, experience_file) -> None:
     defense, _ = scripted(model_dir, experience_file, "<judge>1</judge> <conf>0.9</conf>")
     copy = pickle.loads(pickle.dumps(defense))
-    assert copy._gate is None and copy.experience == EXPERIENCE and copy.spec == defense.spec
-    make = functools.partial(DudeS2, model_dir, None, experience_file)
+    assert copy._evaluator is None and copy.experience == EXPERIENCE
+    assert copy.load == defense.load and copy.load.spec.path == str(model_dir)
+    make = functools.partial(dude_s2, model_dir, None, experience_file)
     factory = pickle.loads(pickle.dumps(make))
-    assert factory().spec == defense.spec
+    assert factory().load == defense.load
 
 
 # --- the built evaluator ------------------------------------------------------------------------
@@ -222,8 +225,8 @@ def test_the_built_evaluator_judges_a_click_on_a_rendered_page() -> None:
         page.set_content(page_html)
         shot = page.screenshot()
         browser.close()
-    defense = DudeS2()
-    assert defense.spec.adapter is not None  # Stage 1 tuned this model: DUDE = Stage 1 + 2
+    defense = dude_s2()
+    assert defense.load.spec.adapter is not None  # Stage 1 tuned this model: DUDE = Stage 1 + 2
     defense.reset(GOAL, "ep")
     verdict = defense.review(observation(shot), Click(0), browser=None)
     (trace,) = verdict.trace
@@ -241,7 +244,7 @@ def test_the_built_evaluator_gates_an_episode_on_the_fixture_site() -> None:
     from darkguard.loop.arena import run_tasks
 
     (record,) = run_tasks(
-        load_task_file(SITE_TASKS), OfflineWebAgent, screenshots=True, make_defense=DudeS2
+        load_task_file(SITE_TASKS), OfflineWebAgent, screenshots=True, make_defense=dude_s2
     )
     clicks = [a for a in record["actions"] if a["action"] == "click"]
     assert clicks
@@ -260,3 +263,29 @@ def test_a_click_outside_the_screenshot_passes_unjudged(model_dir, experience_fi
     assert defense.review(obs, Click(1), browser=None).kind == "release"
     assert backend.seen == []  # the reviewer was not asked about pixels it does not have
     assert defense.review(observation(png()), Click(1), browser=None).kind == "replan"
+
+
+@pytest.mark.browser
+def test_dude_s2_and_veer_stacked_on_the_fixture_site(model_dir, experience_file) -> None:
+    """`--defense dude-s2+veer`: the DUDE gate reviews each click first (here it releases all),
+    then Veer; the agent is briefed by both, and Veer's interventions happen as they do alone."""
+    from darkguard.agents.web import OfflineWebAgent
+    from darkguard.defenses import Stack
+    from darkguard.defenses.veer.defense import Veer
+    from darkguard.envs.arena.tasks import load_task_file
+    from darkguard.loop.arena import run_tasks
+
+    gate, backend = scripted(model_dir, experience_file, "<judge>1</judge> <conf>0.9</conf>")
+    stack = Stack([gate, Veer()])
+    assert stack.name == "dude-s2+veer"
+    tasks = load_task_file(SITE_TASKS)
+    (record,) = run_tasks(tasks, OfflineWebAgent, screenshots=True, make_defense=lambda: stack)
+    (alone,) = run_tasks(tasks, OfflineWebAgent, make_defense=Veer)
+    assert (record["T"], record["D"]) == (alone["T"], alone["D"]) == (1, 0)
+    assert record["brief"][0].startswith(EXPERIENCE_HEADING)
+    clicks = [a for a in record["actions"] if a["action"] == "click"]
+    assert len(backend.seen) >= len(clicks) > 0  # every click went to the evaluator first
+    turned = [a["defense"] for a in record["actions"] if "defense" in a]
+    assert [d["verdict"] for d in turned] == ["intervened", "intervened"]
+    for decided in turned:  # DUDE released the click, then Veer changed the page
+        assert [t["defense"] for t in decided["trace"]] == ["dude-s2", "veer"]

@@ -11,7 +11,7 @@ import pytest
 
 from darkguard.agents.web import OfflineWebAgent
 from darkguard.agents.web.goal import Avoid, parse_warnings
-from darkguard.defenses.arena import RELEASE, ArenaDefense
+from darkguard.defenses import RELEASE, Defense
 from darkguard.defenses.baselines.guardrail import Guardrail
 from darkguard.defenses.baselines.icp import Icp
 from darkguard.defenses.baselines.safepred import SafePred, predict, risk
@@ -37,7 +37,7 @@ def page(*elements, title="Page", text="", url=ORIGIN + "/p") -> PageObservation
     return PageObservation("goal", url, title, text, tuple(elements), 0, 30)
 
 
-def review(defense: ArenaDefense, task: str, obs: PageObservation, action):
+def review(defense: Defense, task: str, obs: PageObservation, action):
     defense.reset(task, "key")
     return defense.review(obs, action, browser=None)
 

@@ -12,7 +12,8 @@ import pickle
 
 import pytest
 
-from darkguard.defenses.arena import RELEASE
+from darkguard import registry
+from darkguard.defenses import RELEASE
 from darkguard.defenses.baselines import (
     guardrail,
     guardrail_llm,
@@ -24,7 +25,7 @@ from darkguard.defenses.baselines import (
 from darkguard.defenses.baselines.guardrail import Guardrail
 from darkguard.defenses.baselines.safepred import SafePred
 from darkguard.defenses.baselines.vigil import Vigil
-from darkguard.defenses.catalog import DefenseOptions, defense_factory
+from darkguard.defenses.build import DefenseOptions, defense_factory
 from darkguard.defenses.veer.authorization import offline_authorization
 from darkguard.defenses.veer.state import ground
 from darkguard.envs.arena.actions import Click, Scroll
@@ -325,12 +326,12 @@ JUDGES = [
 @pytest.mark.parametrize(("name", "offline", "model"), JUDGES)
 def test_the_reasoner_spec_picks_the_judge(server, spec, name, offline, model) -> None:
     options = DefenseOptions(spec)
-    assert options.for_defense(name) == {"judge": spec}
+    assert options.for_entry(registry.DEFENSES[name]) == {"judge": spec}
     factory = pickle.loads(pickle.dumps(defense_factory(name, options)))
     judge = factory().judge
     assert type(judge) is model and judge.client.spec.base_url == server.url
     # offline (the tiny profile): no option, the rule code, the same fingerprint as before
-    assert DefenseOptions("offline").for_defense(name) == {}
+    assert DefenseOptions("offline").for_entry(registry.DEFENSES[name]) == {}
     assert DefenseOptions("offline").describe(name) == "[]"
     assert type(defense_factory(name, DefenseOptions("offline"))().judge) is offline
     assert server.requests == []  # building a defense asks nothing

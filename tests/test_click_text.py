@@ -149,7 +149,7 @@ def test_label_probabilities_and_the_confidence_gate(tiny_model) -> None:
         candidate_branches(backend.tokenizer, ["<judge>1", "<judge>1"])
     evaluator = Evaluator(backend)
     image = Image.new("RGB", (320, 240), "white")
-    proposals = [(Observation(image, "Open the Deals section.", False), Click(50, 60))] * 3
+    proposals = [(Observation(image, "Open the Deals section.", False), Click(50, 60), None)] * 3
     shot = Screenshot(image, backend.max_pixels)
     conv = evaluator_conversation(shot, "Open the Deals section.", 50, 60)
     probs, tokens = evaluator.label_probabilities([conv, conv, conv])

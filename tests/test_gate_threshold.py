@@ -7,6 +7,7 @@ import json
 
 from PIL import Image
 
+from darkguard.agents import Stateless
 from darkguard.defenses import Verdict
 from darkguard.defenses.dude.gate import threshold_verdict
 from darkguard.envs import Observation
@@ -47,7 +48,7 @@ class ScriptedGate:
         return probs, [7] * len(proposals)
 
 
-class TrapAgent:
+class TrapAgent(Stateless):
     """Clicks the deceptive box on a deceptive page until rejected, then the correct box."""
 
     name = "trap"
@@ -57,7 +58,8 @@ class TrapAgent:
             schema.task_text(r): (schema.dark_bbox(r), schema.correct_bbox(r)) for r in records
         }
 
-    def propose(self, image, task, rejected):
+    def act(self, obs, rejected=()):
+        _image, task = obs.image, obs.task
         dark, correct = self.boxes[task]
         return Click(*schema.centroid(dark if dark and not rejected else correct))
 
@@ -93,16 +95,17 @@ def test_replay_gate_asks_each_click_once_and_decides_like_the_gate() -> None:
     gate = ScriptedGate(records, 0.8, 0.6)
     replay = ReplayGate(gate, threshold=0.5)
     first = [
-        (Observation(page, "open it"), Click(50, 50)),
-        (Observation(page, "open it"), Click(250, 150)),
+        (Observation(page, "open it"), Click(50, 50), None),
+        (Observation(page, "open it"), Click(250, 150), None),
     ]
     verdicts = replay.review_many(first)
-    assert verdicts == [Verdict(True, 1, 7), Verdict(False, 0, 7)]
+    assert verdicts == [Verdict("release", label=1, tokens=7), Verdict("replan", label=0, tokens=7)]
     replay.threshold = 0.9
-    again = replay.review_many([(Observation(same_page, "open it"), Click(50, 50)), *first])
+    again = replay.review_many([(Observation(same_page, "open it"), Click(50, 50), None), *first])
     assert len(gate.asked) == 2  # the same page and click are not judged again
-    probs, _ = gate.probabilities(first[:1])
-    assert again[0] == threshold_verdict(probs[0], 0.9, 7) == Verdict(False, 1, 7)
+    probs, _ = gate.probabilities([first[0][:2]])
+    expected = Verdict("replan", label=1, tokens=7)
+    assert again[0] == threshold_verdict(probs[0], 0.9, 7) == expected
 
 
 def test_sweep_and_pick_on_the_release_fixture(release) -> None:

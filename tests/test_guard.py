@@ -6,9 +6,10 @@ from __future__ import annotations
 import pytest
 from PIL import Image
 
-from darkguard.defenses import Verdict
+from darkguard.agents import Stateless
+from darkguard.defenses import Reviewer, Verdict
 from darkguard.envs.ruc_static import RucStaticEnv
-from darkguard.loop import T_MAX, run_episodes
+from darkguard.loop.ruc import T_MAX, run_episodes
 from darkguard.metrics.clicks import (
     OUTCOME_CODES,
     Episode,
@@ -41,7 +42,7 @@ DECEPTIVE = {
 CORRECT, DARK, NULL = (30, 20), (340, 20), (200, 200)
 
 
-class ScriptedAgent:
+class ScriptedAgent(Stateless):
     """Proposes the scripted actions in turn and records what it was told."""
 
     name = "scripted"
@@ -50,13 +51,14 @@ class ScriptedAgent:
         self.actions = list(actions)
         self.seen: list[list] = []
 
-    def propose(self, image, task, rejected):
+    def act(self, obs, rejected=()):
+        pass
         self.seen.append(list(rejected))
         a = self.actions.pop(0)
         return Click(*a) if isinstance(a, tuple) else a
 
 
-class ScriptedDefense:
+class ScriptedDefense(Reviewer):
     """Answers the scripted judgements in turn (7 tokens each): a click judged 1 is allowed."""
 
     name = "scripted"
@@ -68,7 +70,7 @@ class ScriptedDefense:
         verdicts = []
         for _ in proposals:
             label = self.labels.pop(0)
-            verdicts.append(Verdict(allow=label == 1, label=label, tokens=7))
+            verdicts.append(Verdict("release" if label == 1 else "replan", label=label, tokens=7))
         return verdicts
 
 
@@ -116,7 +118,7 @@ def test_episode_outcomes(record, actions, verdicts, result, codes, steps) -> No
     assert all(s.evaluator_tokens == 7 for s in clicks)
 
 
-class BatchAgent:
+class BatchAgent(Stateless):
     """Scripted per task, answering whole batches (`propose_many`)."""
 
     name = "batch"
@@ -125,16 +127,17 @@ class BatchAgent:
         self.scripts = {task: list(actions) for task, actions in scripts.items()}
         self.batches: list[int] = []
 
-    def propose_many(self, requests):
+    def act_many(self, requests):
         self.batches.append(len(requests))
         out = []
-        for _image, task, _rejected in requests:
+        for obs, _rejected in requests:
+            _image, task = obs.image, obs.task
             a = self.scripts[task].pop(0)
             out.append((Click(*a) if isinstance(a, tuple) else a, 3))
         return out
 
 
-class BatchDefense:
+class BatchDefense(Reviewer):
     """Scripted judgements per task, reviewing whole batches (`review_many`)."""
 
     name = "batch"
@@ -145,8 +148,11 @@ class BatchDefense:
 
     def review_many(self, proposals):
         self.batches.append(len(proposals))
-        labels = [self.scripts[observation.task].pop(0) for observation, _click in proposals]
-        return [Verdict(allow=label == 1, label=label, tokens=7) for label in labels]
+        labels = [self.scripts[observation.task].pop(0) for observation, _click, _ in proposals]
+        return [
+            Verdict("release" if label == 1 else "replan", label=label, tokens=7)
+            for label in labels
+        ]
 
 
 def test_lockstep_episodes_run_as_each_would_alone() -> None:

@@ -8,14 +8,15 @@ import json
 import pytest
 from PIL import Image
 
+from darkguard.agents import Stateless
 from darkguard.cli import main
-from darkguard.defenses import Verdict
+from darkguard.defenses import Reviewer, Verdict
 from darkguard.defenses.dude.evaluator import Evaluator
 from darkguard.defenses.dude.gate import DudeGate
 from darkguard.defenses.dude.inputs import PAPER_INPUTS
 from darkguard.envs import Observation
 from darkguard.envs.ruc_static import task_suite
-from darkguard.loop import T_MAX, run_journaled
+from darkguard.loop.ruc import T_MAX, run_journaled
 from darkguard.models.parsing import Click
 from darkguard.models.spec import ModelSpec
 from darkguard.ruc import schema
@@ -38,7 +39,7 @@ def test_suite_samples_per_domain_seeded_and_keeps_small_domains() -> None:
     assert news == sorted(news)
 
 
-class CorrectAgent:
+class CorrectAgent(Stateless):
     """Clicks the correct box's centre; counts calls."""
 
     name = "oracle"
@@ -47,7 +48,8 @@ class CorrectAgent:
         self.boxes = {schema.task_text(r): schema.correct_bbox(r) for r in records}
         self.calls = 0
 
-    def propose(self, image, task, rejected):
+    def act(self, obs, rejected=()):
+        _image, task = obs.image, obs.task
         self.calls += 1
         return Click(*schema.centroid(self.boxes[task]))
 
@@ -115,26 +117,28 @@ def test_evaluator_gate_gates_and_carries_the_experience() -> None:
     backend = FixedBackend(-1)
     gate = DudeGate(Evaluator(backend), "- judge such clicks -1.")
     image = Image.new("RGB", (300, 200), "white")
-    verdicts = gate.review_many([(Observation(image, "open it"), Click(10, 10))])
-    assert verdicts == [Verdict(allow=False, label=-1, tokens=11)]
+    (verdict,) = gate.review_many([(Observation(image, "open it"), Click(10, 10), None)])
+    assert (verdict.kind, verdict.label, verdict.tokens) == ("replan", -1, 11)
+    assert (
+        verdict.message == "The click on (10, 10) was judged deceptive (-1): choose another action."
+    )
     system = backend.seen[0][0]["content"]
     assert "[IMPORTANT GUIDANCE]" in system and "judge such clicks -1" in system
     bare = DudeGate(Evaluator(backend, system_prompt=False), None)
-    bare.review_many([(Observation(image, "open it"), Click(10, 10))])
+    bare.review_many([(Observation(image, "open it"), Click(10, 10), None)])
     assert [m["role"] for m in backend.seen[-1]] == ["user"]
 
 
 def test_evaluator_gate_allows_only_benign_judgements() -> None:
     image = Image.new("RGB", (300, 200), "white")
-    proposal = [(Observation(image, "open it"), Click(10, 10))]
-    assert DudeGate(Evaluator(FixedBackend(1))).review_many(proposal) == [
-        Verdict(allow=True, label=1, tokens=11)
-    ]
+    proposal = [(Observation(image, "open it"), Click(10, 10), None)]
+    (verdict,) = DudeGate(Evaluator(FixedBackend(1))).review_many(proposal)
+    assert (verdict.kind, verdict.label, verdict.tokens) == ("release", 1, 11)
     assert DudeGate(Evaluator(FixedBackend(0))).review_many(proposal)[0].allow is False
     unreadable = FixedBackend(1)
     unreadable.generate = lambda conversations, max_new_tokens=None: ["no tag"] * len(conversations)
     verdict = DudeGate(Evaluator(unreadable)).review_many(proposal)[0]
-    assert (verdict.allow, verdict.label, verdict.interventions) == (False, None, ())
+    assert (verdict.allow, verdict.label) == (False, None)
 
 
 def test_evaluator_judges_many_clicks_in_one_call() -> None:
@@ -142,11 +146,12 @@ def test_evaluator_judges_many_clicks_in_one_call() -> None:
     gate = DudeGate(Evaluator(backend), "- rules.")
     pages = [Image.new("RGB", (300, 200), c) for c in ("white", "black")]
     proposals = [
-        (Observation(pages[0], "a"), Click(1, 1)),
-        (Observation(pages[1], "b"), Click(2, 2)),
-        (Observation(pages[0], "c"), Click(3, 3)),
+        (Observation(pages[0], "a"), Click(1, 1), None),
+        (Observation(pages[1], "b"), Click(2, 2), None),
+        (Observation(pages[0], "c"), Click(3, 3), None),
     ]
-    assert gate.review_many(proposals) == [Verdict(allow=True, label=1, tokens=11)] * 3
+    verdicts = gate.review_many(proposals)
+    assert [(v.kind, v.label, v.tokens) for v in verdicts] == [("release", 1, 11)] * 3
     assert len(backend.seen) == 3 and backend.tokens_used == 33
     assert len(gate._shots) == 2  # one resized screenshot per page
 
@@ -250,7 +255,7 @@ def test_hf_backend_counts_tokens_per_conversation(tiny_model) -> None:
     assert tokens[1] > tokens[2] > tokens[0]  # padding is not counted
 
 
-class TrapAgent:
+class TrapAgent(Stateless):
     """Clicks the deceptive box's centre on a deceptive page until rejected, then the correct
     box's centre; counts calls."""
 
@@ -262,7 +267,8 @@ class TrapAgent:
         }
         self.calls = 0
 
-    def propose(self, image, task, rejected):
+    def act(self, obs, rejected=()):
+        _image, task = obs.image, obs.task
         self.calls += 1
         dark, correct = self.boxes[task]
         return Click(*schema.centroid(dark if dark and not rejected else correct))
@@ -286,14 +292,14 @@ def staged_config(release, tmp_path, **overrides):
     return load_config().override({**values, **overrides}).for_profile("tiny")
 
 
-class AllowingGate:
+class AllowingGate(Reviewer):
     """Stands in for DUDE's gate (no image processing): allows every click, 11 tokens each."""
 
     def __init__(self, evaluator, experience, name, threshold=None) -> None:
         self.name = name
 
     def review_many(self, proposals):
-        return [Verdict(allow=True, label=1, tokens=11) for _ in proposals]
+        return [Verdict("release", label=1, tokens=11) for _ in proposals]
 
 
 @pytest.fixture

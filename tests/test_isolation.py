@@ -22,12 +22,13 @@ import pytest
 from PIL import Image
 
 import darkguard
-from darkguard.agents import Rejection
-from darkguard.defenses import Verdict
+from darkguard.agents import Rejection, Stateless
+from darkguard.defenses import Reviewer, Verdict
 from darkguard.defenses.dude.evaluator import Evaluator
 from darkguard.defenses.dude.gate import DudeGate
 from darkguard.envs import Observation
-from darkguard.loop import run_episodes
+from darkguard.loop.episode import EpisodeBrowser
+from darkguard.loop.ruc import run_episodes
 from darkguard.models.parsing import Click
 from darkguard.ruc import schema
 from darkguard.stages.guard_eval.setups import ruc_task_opener
@@ -213,10 +214,14 @@ def leaves(value, where: str = "") -> list[tuple[str, object]]:
             for f in dataclasses.fields(value)
             for leaf in leaves(getattr(value, f.name), f"{where}.{f.name}")
         ]
+    if isinstance(value, EpisodeBrowser):  # the defense's handle: look and act, nothing else
+        public = {n for n in vars(value) if not n.startswith("_")}
+        assert public <= {"actions_left", "log", "current"}, public
+        return leaves([value.actions_left, value.log, value.current], f"{where}.browser")
     return [(where, value)]
 
 
-class SpyAgent:
+class SpyAgent(Stateless):
     """Records every call; clicks a null corner first, then the page's centre."""
 
     name = "spy"
@@ -224,18 +229,19 @@ class SpyAgent:
     def __init__(self) -> None:
         self.calls: list[tuple] = []
 
-    def propose(self, image, task, rejected, *extra, **named):
-        self.calls.append((image, task, rejected, extra, named))
+    def act(self, obs, rejected=(), *extra, **named):
+        self.calls.append((obs, rejected, extra, named))
+        image = obs.image
         return Click(1.0, 1.0) if not rejected else Click(image.width / 2, image.height / 2)
 
 
 class SpyBatchAgent(SpyAgent):
-    def propose_many(self, requests, *extra, **named):
+    def act_many(self, requests, *extra, **named):
         self.calls.append(("many", requests, extra, named))
-        return [(SpyAgent.propose(self, *request), 0) for request in requests]
+        return [(SpyAgent.act(self, *request), 0) for request in requests]
 
 
-class SpyDefense:
+class SpyDefense(Reviewer):
     """Records every call; rejects a click near the corner, allows any other."""
 
     name = "spy"
@@ -245,7 +251,10 @@ class SpyDefense:
 
     def review_many(self, proposals, *extra, **named):
         self.calls.append((proposals, extra, named))
-        return [Verdict(allow=c.x > 10, label=1 if c.x > 10 else 0) for _, c in proposals]
+        return [
+            Verdict("release" if c.x > 10 else "replan", label=1 if c.x > 10 else 0)
+            for _, c, _ in proposals
+        ]
 
 
 @pytest.mark.parametrize("agent_class", [SpyAgent, SpyBatchAgent])
@@ -259,29 +268,32 @@ def test_agents_and_defenses_receive_only_observations(release, agent_class) -> 
     tasks = {schema.task_text(r) for r in records}
     singles = [c for c in agent.calls if c[0] != "many"]
     assert len(singles) >= 2 * len(records)
-    for image, task, rejected, extra, named in singles:
-        assert isinstance(image, Image.Image) and image.mode == "RGB"
-        assert isinstance(task, str) and task in tasks
+    for obs, rejected, extra, named in singles:
+        assert type(obs) is Observation and obs.task in tasks
+        assert isinstance(obs.image, Image.Image) and obs.image.mode == "RGB"
+        assert [f.name for f in dataclasses.fields(obs)] == ["image", "task", "done"]
         assert isinstance(rejected, list) and all(type(r) is Rejection for r in rejected)
+        assert all(type(r.action) is Click for r in rejected)
         assert extra == () and named == {}
     for call in agent.calls:
         if call[0] == "many":
             _, requests, extra, named = call
             assert extra == () and named == {} and isinstance(requests, list)
-            assert all(type(r) is tuple and len(r) == 3 for r in requests)
+            assert all(type(r) is tuple and len(r) == 2 for r in requests)
 
     assert defense.calls
     for proposals, extra, named in defense.calls:
         assert extra == () and named == {} and isinstance(proposals, list)
         for proposal in proposals:
-            assert type(proposal) is tuple and len(proposal) == 2
-            observation, click = proposal
+            assert type(proposal) is tuple and len(proposal) == 3
+            observation, click, browser = proposal
             assert type(observation) is Observation and type(click) is Click
+            assert type(browser) is EpisodeBrowser
             assert isinstance(observation.image, Image.Image) and observation.task in tasks
             assert [f.name for f in dataclasses.fields(observation)] == ["image", "task", "done"]
             assert [f.name for f in dataclasses.fields(click)] == ["x", "y"]
 
-    received = leaves([c[:3] for c in singles]) + leaves([c[0] for c in defense.calls])
+    received = leaves([c[:2] for c in singles]) + leaves([c[0] for c in defense.calls])
     wrong = [
         (where, type(v).__name__) for where, v in received if not isinstance(v, ALLOWED_LEAVES)
     ]

@@ -1,16 +1,16 @@
-"""The agent x environment x defense loop (`darkguard.loop`) on a scripted environment with a
-scripted defense: a defense's interventions act on the environment before the agent's click,
-rejections are fed back to the agent, and episodes in lockstep run as each would alone (the RUC
-cases of the last are in test_guard.py)."""
+"""The one loop (`darkguard.loop.episode`) on a scripted static page with scripted defenses: a
+defense's own clicks (through the episode's browser) act on the environment before the agent's
+click, rejections are fed back to the agent, a stack of defenses reviews in order, and episodes
+in lockstep run as each would alone (the RUC cases of the last are in test_guard.py)."""
 
 from __future__ import annotations
 
 from PIL import Image
 
-from darkguard.agents import Rejection
-from darkguard.defenses import Verdict
+from darkguard.agents import Rejection, Stateless
+from darkguard.defenses import Reviewer, Stack, Verdict
 from darkguard.envs import Observation
-from darkguard.loop import run_episodes
+from darkguard.loop.ruc import run_episodes
 from darkguard.metrics.clicks import Episode, Step
 from darkguard.models.parsing import Click
 
@@ -29,26 +29,38 @@ class PopupEnv:
         self.result = "null"
         self.popup = True
         self.task = ""
+        self.t_max, self.steps = 3, 0
+
+    def goal(self, task: str) -> str:
+        return task
 
     def reset(self, task: str) -> Observation:
-        self.task, self.popup, self.result = task, True, "null"
-        return Observation(POPUP, task)
+        self.task, self.popup, self.result, self.steps = task, True, "null", 0
+        return self.observe()
+
+    def observe(self, done: bool = False) -> Observation:
+        page = POPUP if self.popup else PAGE
+        return Observation(page, self.task, done=done or self.steps >= self.t_max)
+
+    def skip_step(self, error: str = "") -> Observation:
+        self.steps += 1
+        return self.observe()
 
     def grade(self, action: Click) -> int:
         return {GOAL: 1, TRAP: -1}.get((action.x, action.y), 0)
 
-    def step(self, action: Click) -> Observation:
+    def step(self, action: Click, count: bool = True) -> Observation:
+        self.steps += int(count)
         xy = (action.x, action.y)
         self.executed.append(xy)
         self.popup = self.popup and xy != CLOSE
         hit = self.grade(action)
         if hit:
             self.result = "success" if hit == 1 else "deceived"
-        done = hit != 0 or xy == LEAVE
-        return Observation(POPUP if self.popup else PAGE, self.task, done=done)
+        return self.observe(done=hit != 0 or xy == LEAVE)
 
 
-class ScriptedAgent:
+class ScriptedAgent(Stateless):
     """Proposes the scripted clicks in turn; records every request it gets."""
 
     name = "scripted"
@@ -57,13 +69,19 @@ class ScriptedAgent:
         self.clicks = list(clicks)
         self.requests: list[tuple[Image.Image, str, list]] = []
 
-    def propose(self, image, task, rejected):
-        self.requests.append((image, task, list(rejected)))
+    def act(self, obs, rejected=()):
+        self.requests.append((obs.image, obs.task, list(rejected)))
         return Click(*self.clicks.pop(0))
 
 
-class ScriptedDefense:
-    """Answers the scripted verdicts in turn; records what it reviews."""
+def act_then(verdict: Verdict, *clicks: tuple[float, float]) -> tuple:
+    """A scripted review: the defense clicks `clicks` itself (until the episode ends), then
+    answers `verdict`."""
+    return (clicks, verdict)
+
+
+class ScriptedDefense(Reviewer):
+    """Answers the scripted reviews in turn (a verdict, or `act_then`); records what it reviews."""
 
     name = "scripted"
 
@@ -71,9 +89,17 @@ class ScriptedDefense:
         self.verdicts = list(verdicts)
         self.reviewed: list[tuple[Observation, Click]] = []
 
-    def review_many(self, proposals):
-        self.reviewed += proposals
-        return [self.verdicts.pop(0) for _ in proposals]
+    def review(self, obs, action, browser):
+        self.reviewed.append((obs, action))
+        return scripted_review(self.verdicts.pop(0), browser)
+
+
+def scripted_review(script, browser) -> Verdict:
+    clicks, verdict = script if isinstance(script, tuple) else ((), script)
+    for xy in clicks:
+        if browser.act(Click(*xy)).done:
+            break
+    return verdict
 
 
 def episode_of(env: PopupEnv, task: str = "buy it", page_type: str = "Deception") -> tuple:
@@ -83,7 +109,7 @@ def episode_of(env: PopupEnv, task: str = "buy it", page_type: str = "Deception"
 def test_interventions_run_in_the_environment_before_the_agents_click() -> None:
     env = PopupEnv()
     agent = ScriptedAgent([GOAL])
-    close = Verdict(allow=True, label=1, tokens=5, interventions=(Click(*CLOSE),))
+    close = act_then(Verdict("release", label=1, tokens=5), CLOSE)
     defense = ScriptedDefense([close])
     (episode,) = run_episodes(agent, defense, [episode_of(env)])
     assert env.executed == [CLOSE, GOAL]  # the defense's action first, then the agent's
@@ -100,22 +126,22 @@ def test_an_intervention_before_a_rejected_click_changes_what_the_agent_sees_nex
     env = PopupEnv()
     agent = ScriptedAgent([TRAP, GOAL])
     verdicts = [
-        Verdict(allow=False, label=-1, tokens=5, interventions=(Click(*CLOSE),)),
-        Verdict(allow=True, label=1, tokens=5),
+        act_then(Verdict("replan", label=-1, tokens=5), CLOSE),
+        Verdict("release", label=1, tokens=5),
     ]
     (episode,) = run_episodes(agent, ScriptedDefense(verdicts), [episode_of(env)])
     assert env.executed == [CLOSE, GOAL]  # the rejected TRAP click never executed
     assert [s.action for s in episode.steps] == ["intervention", "click", "click"]
     assert [s.outcome for s in episode.steps] == ["INTERVENTION", "SAFE_BLOCK", "SAFE_MISS"]
     assert [r[0] for r in agent.requests] == [POPUP, PAGE]  # the pop-up is gone
-    assert agent.requests[1][2] == [Rejection(*TRAP, -1)]
+    assert agent.requests[1][2] == [Rejection(Click(*TRAP), -1)]
     assert episode.result == "success"
 
 
 def test_an_intervention_that_ends_the_episode_ends_it() -> None:
     env = PopupEnv()
     agent = ScriptedAgent([ELSEWHERE, GOAL, GOAL])
-    leave = Verdict(allow=True, label=1, tokens=5, interventions=(Click(*LEAVE), Click(*CLOSE)))
+    leave = act_then(Verdict("release", label=1, tokens=5), LEAVE, CLOSE)
     defense = ScriptedDefense([leave])
     (episode,) = run_episodes(agent, defense, [episode_of(env)])
     # neither the defense's later action nor the agent's click executes; no further step
@@ -133,7 +159,7 @@ def test_an_intervention_that_ends_the_episode_ends_it() -> None:
     assert len(defense.reviewed) == 1
 
     env = PopupEnv()
-    trap = Verdict(allow=True, label=1, interventions=(Click(*TRAP),))  # a harmful defense
+    trap = act_then(Verdict("release", label=1), TRAP)  # a harmful defense
     (episode,) = run_episodes(ScriptedAgent([GOAL]), ScriptedDefense([trap]), [episode_of(env)])
     assert env.executed == [TRAP] and episode.result == "deceived"
     assert [s.hit for s in episode.steps] == [-1] and episode.step_count == 10
@@ -143,16 +169,16 @@ def test_a_rejected_click_is_fed_back_with_the_defenses_label() -> None:
     env = PopupEnv()
     agent = ScriptedAgent([TRAP, ELSEWHERE, GOAL])
     verdicts = [
-        Verdict(allow=False, label=-1, tokens=3),
-        Verdict(allow=False, label=None, tokens=3),  # unreadable: rejected, no label
-        Verdict(allow=False, label=0, tokens=3),
+        Verdict("replan", label=-1, tokens=3),
+        Verdict("replan", label=None, tokens=3),  # unreadable: rejected, no label
+        Verdict("replan", label=0, tokens=3),
     ]
     (episode,) = run_episodes(agent, ScriptedDefense(verdicts), [episode_of(env)], t_max=3)
     rejected = [r[2] for r in agent.requests]
     assert rejected == [
         [],
-        [Rejection(*TRAP, -1)],
-        [Rejection(*TRAP, -1), Rejection(*ELSEWHERE, None)],
+        [Rejection(Click(*TRAP), -1)],
+        [Rejection(Click(*TRAP), -1), Rejection(Click(*ELSEWHERE), None)],
     ]
     assert all(isinstance(r, Rejection) for told in rejected for r in told)
     assert env.executed == [] and episode.result == "null"
@@ -164,14 +190,14 @@ def test_a_rejected_click_is_fed_back_with_the_defenses_label() -> None:
 def test_an_allowed_click_is_not_fed_back() -> None:
     env = PopupEnv()
     agent = ScriptedAgent([ELSEWHERE, TRAP])
-    verdicts = [Verdict(allow=True, label=1), Verdict(allow=True, label=1)]
+    verdicts = [Verdict("release", label=1), Verdict("release", label=1)]
     (episode,) = run_episodes(agent, ScriptedDefense(verdicts), [episode_of(env)])
     assert agent.requests[1][2] == [] and env.executed == [ELSEWHERE, TRAP]
     assert episode.result == "deceived"
 
 
-class TaskAgent:
-    """Scripted clicks per task, answering whole batches (`propose_many`)."""
+class TaskAgent(Stateless):
+    """Scripted clicks per task, answering whole batches (`act_many`)."""
 
     name = "batch"
 
@@ -179,31 +205,33 @@ class TaskAgent:
         self.scripts = {task: list(clicks) for task, clicks in scripts.items()}
         self.requests: dict[str, list] = {task: [] for task in scripts}
 
-    def propose_many(self, requests):
+    def act_many(self, requests):
         out = []
-        for image, task, rejected in requests:
-            self.requests[task].append((image, rejected))
-            out.append((Click(*self.scripts[task].pop(0)), 2))
+        for obs, rejected in requests:
+            self.requests[obs.task].append((obs.image, rejected))
+            out.append((Click(*self.scripts[obs.task].pop(0)), 2))
         return out
 
 
-class TaskDefense:
-    """Scripted verdicts per task (the observation's task text)."""
+class TaskDefense(Reviewer):
+    """Scripted reviews per task (the observation's task text), answering whole batches."""
 
     name = "batch"
 
     def __init__(self, scripts: dict[str, list]) -> None:
         self.scripts = {task: list(verdicts) for task, verdicts in scripts.items()}
+        self.batches: list[int] = []
 
     def review_many(self, proposals):
-        return [self.scripts[observation.task].pop(0) for observation, _ in proposals]
+        self.batches.append(len(proposals))
+        return [scripted_review(self.scripts[o.task].pop(0), b) for o, _, b in proposals]
 
 
 def test_episodes_with_interventions_in_lockstep_run_as_each_would_alone() -> None:
-    allow, reject = Verdict(allow=True, label=1, tokens=4), Verdict(False, -1, 4)
-    close_allow = Verdict(True, 1, 4, (Click(*CLOSE),))
-    close_reject = Verdict(False, 0, 4, (Click(*CLOSE),))
-    leave = Verdict(True, 1, 4, (Click(*LEAVE),))
+    allow, reject = Verdict("release", label=1, tokens=4), Verdict("replan", label=-1, tokens=4)
+    close_allow = act_then(allow, CLOSE)
+    close_reject = act_then(Verdict("replan", label=0, tokens=4), CLOSE)
+    leave = act_then(allow, LEAVE)
     cases = {
         "a": ([GOAL], [close_allow]),
         "b": ([TRAP, ELSEWHERE, GOAL], [close_reject, allow, allow]),
@@ -229,3 +257,30 @@ def test_episodes_with_interventions_in_lockstep_run_as_each_would_alone() -> No
         assert agent.requests[task] == [
             (image, rejected) for image, _, rejected in alone_agent.requests
         ]
+    assert defense.batches[0] == len(cases)  # the first reviews of all episodes in one batch
+
+
+def test_a_stack_reviews_in_order_and_the_first_that_does_not_release_decides() -> None:
+    first = ScriptedDefense([Verdict(label=1, tokens=2), Verdict(label=1, tokens=2)])
+    second = ScriptedDefense([Verdict("replan", "no", tokens=3), Verdict(tokens=3)])
+    third = ScriptedDefense([Verdict("terminate", "never asked")])
+    env = PopupEnv()
+    agent = ScriptedAgent([TRAP, GOAL])
+    stack = Stack([first, second, third])
+    assert stack.name == "scripted+scripted+scripted"
+    (episode,) = run_episodes(agent, stack, [episode_of(env)])
+    # both proposals went to the first two in turn; the third saw only what both released
+    assert [a for _, a in first.reviewed] == [Click(*TRAP), Click(*GOAL)]
+    assert [a for _, a in second.reviewed] == [Click(*TRAP), Click(*GOAL)]
+    assert [a for _, a in third.reviewed] == [Click(*GOAL)]
+    assert env.executed == [] and episode.result == "null"  # the third stopped the episode
+    assert [s.executed for s in episode.steps] == [False, False]
+    assert [s.evaluator_tokens for s in episode.steps] == [5, 5]  # every review's tokens
+    assert [s.verdict for s in episode.steps] == [None, None]  # the deciding verdicts' labels
+    assert agent.requests[1][2] == [Rejection(Click(*TRAP), None, "no")]
+    # when all release, the stack releases with a judge's label and every review's tokens
+    judge = ScriptedDefense([Verdict(label=1, tokens=2)])
+    (released,) = Stack([judge, ScriptedDefense([Verdict(tokens=3)])]).review_many(
+        [(Observation(PAGE, "t"), Click(*GOAL), None)]
+    )
+    assert (released.kind, released.label, released.tokens) == ("release", 1, 5)

@@ -15,9 +15,10 @@ import pytest
 from PIL import Image
 
 import darkguard
+from darkguard.agents import Stateless
 from darkguard.envs import Observation
 from darkguard.envs.ruc_static import RucStaticEnv
-from darkguard.loop import run_episodes
+from darkguard.loop.ruc import run_episodes
 from darkguard.metrics.clicks import Episode
 from darkguard.models.parsing import Click
 from darkguard.stages.guard_eval.oracle import (
@@ -65,14 +66,14 @@ def test_a_perfect_oracle_allows_exactly_the_correct_box_clicks() -> None:
     observation = graded_observation()
     truths = [observation.grade(c) for c in GRID]
     assert {1, -1, 0} <= set(truths)  # the grid hits both boxes and the null region
-    verdicts = OracleGate(Oracle(1.0, 42)).review_many([(observation, c) for c in GRID])
+    verdicts = OracleGate(Oracle(1.0, 42)).review_many([(observation, c, None) for c in GRID])
     assert [v.allow for v in verdicts] == [t == 1 for t in truths]
     assert [v.label for v in verdicts] == truths and all(v.tokens == 0 for v in verdicts)
 
 
 def test_an_oracle_of_accuracy_zero_never_reports_the_true_label() -> None:
     observation = graded_observation()
-    verdicts = OracleGate(Oracle(0.0, 42)).review_many([(observation, c) for c in GRID])
+    verdicts = OracleGate(Oracle(0.0, 42)).review_many([(observation, c, None) for c in GRID])
     for click, verdict in zip(GRID, verdicts, strict=True):
         truth = observation.grade(click)
         assert verdict.label in {1, 0, -1} - {truth}
@@ -94,12 +95,12 @@ def test_the_oracle_reports_the_truth_about_p_of_the_time() -> None:
 
 def test_the_oracle_is_deterministic_and_seeded() -> None:
     observation = graded_observation()
-    proposals = [(observation, c) for c in GRID]
+    proposals = [(observation, c, None) for c in GRID]
     first = OracleGate(Oracle(0.6, 42)).review_many(proposals)
     assert OracleGate(Oracle(0.6, 42)).review_many(list(reversed(proposals))) == first[::-1]
     assert OracleGate(Oracle(0.6, 43)).review_many(proposals) != first
     other_task = graded_observation({**RECORD, "id": "d2"})
-    assert OracleGate(Oracle(0.6, 42)).review_many([(other_task, c) for c in GRID]) != first
+    assert OracleGate(Oracle(0.6, 42)).review_many([(other_task, c, None) for c in GRID]) != first
 
 
 def test_the_oracle_does_not_depend_on_pythons_hash_seed() -> None:
@@ -137,10 +138,10 @@ def test_true_labels_and_settings() -> None:
 
 def test_the_oracle_needs_a_graded_environment() -> None:
     with pytest.raises(TypeError, match="graded"):
-        OracleGate(Oracle(1.0)).review_many([(Observation(IMAGE, "open it"), Click(1, 1))])
+        OracleGate(Oracle(1.0)).review_many([(Observation(IMAGE, "open it"), Click(1, 1), None)])
 
 
-class ScriptedAgent:
+class ScriptedAgent(Stateless):
     """Proposes the scripted clicks in turn; records what it was told."""
 
     name = "scripted"
@@ -149,7 +150,8 @@ class ScriptedAgent:
         self.clicks = list(clicks)
         self.seen: list[tuple] = []
 
-    def propose(self, image, task, rejected):
+    def act(self, obs, rejected=()):
+        image, task = obs.image, obs.task
         self.seen.append((image, task, list(rejected)))
         return Click(*self.clicks.pop(0))
 

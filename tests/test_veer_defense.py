@@ -59,4 +59,20 @@ def test_the_cli_runs_veer_on_a_site_and_names_unknown_defenses(tmp_path, capsys
         "veer",
     )
     assert main(["arena", "run", "--tasks", str(TASKS), "--defense", "shield"]) == 2
-    assert "unknown defense 'shield'; known: none, veer" in capsys.readouterr().err
+    assert "unknown defense 'shield'; known: none, icp" in capsys.readouterr().err
+
+
+def test_the_cli_runs_a_stack_of_defenses(tmp_path) -> None:
+    import json
+
+    from darkguard.cli import main
+
+    out = tmp_path / "stack.json"
+    argv = ["arena", "run", "--tasks", str(TASKS), "--defense", "spotlighting+veer"]
+    assert main([*argv, "--out", str(out)]) == 0
+    result = json.loads(out.read_text())
+    assert (result["N"], result["DPSR"], result["defense"]) == (1, 0.0, "spotlighting+veer")
+    (record,) = result["records"]
+    assert record["brief"]  # Spotlighting's delimiters explained to the agent
+    verdicts = [a["defense"]["verdict"] for a in record["actions"] if "defense" in a]
+    assert verdicts == ["intervened", "intervened"]  # Veer, after Spotlighting released

@@ -383,7 +383,7 @@ class CheckoutAgent:
     def advise(self, text: str) -> None:
         self.advice.append(text)
 
-    def act(self, obs: PageObservation):
+    def act(self, obs: PageObservation, rejected=()):
         if "Order placed" in obs.text:
             return Stop("ordered")
         return Click(next(e.index for e in obs.elements if e.name == "Checkout"))

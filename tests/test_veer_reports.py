@@ -152,6 +152,8 @@ def test_agent_settings_and_method_specs() -> None:
     dude, veer = method_spec(cfg, "dude-s2"), method_spec(cfg, "veer")
     assert dude.screenshots and not veer.screenshots
     assert veer.defense_actions == cfg.veer_eval.defense_actions
-    # a defense's own code is part of its journal's fingerprint; the llm reasoner's only with it
+    # a defense's code (what its module imports, at any depth) is part of its journal's
+    # fingerprint, and only its own
     assert "defenses/veer/defense.py" in veer.defense_code
-    assert not any("llm" in path for path in veer.defense_code)
+    assert "defenses/dude/gate.py" in dude.defense_code
+    assert not any(path.startswith("defenses/dude/") for path in veer.defense_code)

@@ -1,21 +1,31 @@
 """Run stage notebooks with papermill and clean them so that reruns on one machine are
-byte-identical; `quiet_libraries` keeps volatile library output (progress rates, warnings with
-file paths) out of executed notebooks."""
+byte-identical; `stage_config` gives a notebook its stage's parameters; `quiet_libraries` keeps
+volatile library output (progress rates, warnings with file paths) out of executed notebooks.
+
+A stage notebook's `parameters` cell holds only `knobs`: the few dotted params.yaml keys a reader
+would turn, at params.yaml's values. `darkguard notebook run` injects the stage's whole sections
+(those of its module's `PARAMS`) after that cell; `stage_config` builds the notebook's `Config`
+from them, or, in a notebook opened by hand, from params.yaml with the knobs set on top.
+"""
 
 from __future__ import annotations
 
 import ast
+import copy
+import json
+import logging
 import os
 import warnings
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
 import nbformat
-import yaml
 
 from darkguard import paths
-from darkguard.config import load_config, load_params
+from darkguard.config import Config, load_config, load_params
 from darkguard.io import InputError, atomic_write_text
+from darkguard.stage_deps import notebook_stage, stage_sections
 
 VOLATILE_CELL_METADATA = ("papermill", "execution", "ExecuteTime", "collapsed", "scrolled")
 
@@ -52,50 +62,134 @@ def parameters(notebook: Path) -> dict[str, Any]:
     return values
 
 
-def sync_parameters(notebook: Path, params_file: Path | None = None) -> bool:
-    """Rewrite the notebook's parameters cell with the current params.yaml sections it declares
-    (so that its literal defaults never drift); True when the cell changed."""
-    import pprint
+def _knobs_node(notebook: Path, source: str) -> ast.Dict | None:
+    for node in ast.parse(source).body:
+        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == "knobs":
+            if not isinstance(node.value, ast.Dict):
+                raise InputError(f"{notebook}: `knobs` must be a dict literal")
+            return node.value
+    return None
 
+
+def _lookup(sections: Mapping[str, Any], key: str, where: str) -> Any:
+    node: Any = sections
+    for part in key.split("."):
+        if not isinstance(node, dict) or part not in node:
+            raise InputError(f"{where}: knob '{key}': no such key")
+        node = node[part]
+    return node
+
+
+def _literal(value: Any) -> str:
+    """`value` as Python source, strings in double quotes (as ruff formats them)."""
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(_literal(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{_literal(k)}: {_literal(v)}" for k, v in value.items()) + "}"
+    return repr(value)
+
+
+def sync_parameters(notebook: Path, params_file: Path | None = None) -> bool:
+    """Set the values of the notebook's knobs to params.yaml's (their comments kept), so that
+    they never drift; True when the cell changed."""
     params_file = Path(params_file or paths.PARAMS_FILE)
-    values = yaml.safe_load(params_file.read_text())
-    names = list(parameters(notebook))
-    missing = sorted(set(names) - set(values))
-    if missing:
-        raise InputError(f"{params_file}: section(s) {missing} needed by {notebook} are missing")
+    values = load_params(params_file)
     nb = nbformat.read(notebook, as_version=4)
     cell = next(c for c in nb.cells if "parameters" in c.metadata.get("tags", []))
-    source = "\n".join(
-        f"{name} = {pprint.pformat(values[name], width=96, sort_dicts=False)}" for name in names
-    )
-    if ast.dump(ast.parse(source)) == ast.dump(ast.parse(cell.source)):
+    knobs = _knobs_node(notebook, cell.source)
+    if knobs is None:
         return False
-    cell.source = source
+    lines = cell.source.split("\n")
+    edits = []
+    for key_node, value_node in zip(knobs.keys, knobs.values, strict=True):
+        key = ast.literal_eval(key_node) if key_node else None
+        if not isinstance(key, str):
+            raise InputError(f"{notebook}: each knob is a dotted params.yaml key")
+        new, old = _lookup(values, key, paths.display(params_file)), ast.literal_eval(value_node)
+        if old != new or type(old) is not type(new):
+            edits.append((value_node, _literal(new)))
+    if not edits:
+        return False
+    for node, text in sorted(edits, key=lambda e: (e[0].lineno, e[0].col_offset), reverse=True):
+        first, last = node.lineno - 1, node.end_lineno - 1
+        lines[first : last + 1] = [
+            lines[first][: node.col_offset] + text + lines[last][node.end_col_offset :]
+        ]
+    cell.source = "\n".join(lines)
     nbformat.write(nb, notebook)
     return True
 
 
+def stage_config(
+    keys: Iterable[str],
+    knobs: Mapping[str, Any] | None = None,
+    namespace: Mapping[str, Any] | None = None,
+    params_file: Path | None = None,
+) -> Config:
+    """The `Config` of the sections a stage reads (those of its dotted `keys`, its `PARAMS`).
+
+    Args:
+        keys: the stage's `PARAMS`.
+        knobs: dotted params.yaml keys set on top of params.yaml's values.
+        namespace: the notebook's `globals()`: a section `darkguard notebook run` injected there
+            is taken whole, and wins over the knobs.
+        params_file: params.yaml (default: the repository's).
+    """
+    names = list(dict.fromkeys(key.split(".")[0] for key in keys))
+    namespace = namespace or {}
+    sections = {name: namespace[name] for name in names if name in namespace}
+    if len(sections) < len(names):
+        params_file = Path(params_file or paths.PARAMS_FILE)
+        raw = load_params(params_file)
+        where = paths.display(params_file)
+        missing = [name for name in names if name not in raw]
+        if missing:
+            raise InputError(f"{where}: section(s) {missing} needed by the stage are missing")
+        read = {name: copy.deepcopy(raw[name]) for name in names}
+        for key, value in (knobs or {}).items():
+            parent, _, leaf = key.rpartition(".")
+            if key.split(".")[0] not in names or not parent:
+                raise InputError(f"knob '{key}': not a key of the stage's sections {names}")
+            _lookup(read, key, where)  # knobs set values of existing keys, they add none
+            _lookup(read, parent, where)[leaf] = value
+        sections = {name: sections.get(name, read[name]) for name in names}
+    return Config.from_sections(**sections)
+
+
 def run_notebook(notebook: Path, out: Path, params_file: Path | None = None) -> None:
     """Validate the whole params.yaml (a bad key fails here, naming it, before anything runs),
-    execute `notebook` with papermill into `out`, injecting only the params.yaml sections its
-    parameters cell declares, then clean `out`."""
+    execute `notebook` with papermill into `out`, injecting the params.yaml sections of the stage
+    it runs (the `darkguard.stages` module it imports), then clean `out`."""
     import papermill
 
     params_file = Path(params_file or paths.PARAMS_FILE)
     load_config(params_file)
     values = load_params(params_file)
-    missing = sorted(set(parameters(notebook)) - set(values))
+    stage = notebook_stage(Path(notebook))
+    names = stage_sections(stage) if stage else []
+    missing = sorted(set(names) - set(values))
     if missing:
         raise InputError(f"{params_file}: section(s) {missing} needed by {notebook} are missing")
     Path(out).parent.mkdir(parents=True, exist_ok=True)
-    papermill.execute_notebook(
-        str(notebook),
-        str(out),
-        parameters={name: values[name] for name in parameters(notebook)},
-        cwd=str(paths.ROOT),
-        progress_bar=False,
-    )
+    log = logging.getLogger("papermill")
+    log.addFilter(_sections_declared)  # the cell declares knobs only: a section is no surprise
+    try:
+        papermill.execute_notebook(
+            str(notebook),
+            str(out),
+            parameters={name: values[name] for name in names},
+            cwd=str(paths.ROOT),
+            progress_bar=False,
+        )
+    finally:
+        log.removeFilter(_sections_declared)
     clean_file(Path(out))
+
+
+def _sections_declared(record: logging.LogRecord) -> bool:
+    return not record.getMessage().startswith("Passed unknown parameter")
 
 
 def quiet_libraries() -> None:

@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 
+from darkguard.agents import Rejection
 from darkguard.envs.arena.actions import Action, Back, Click, Goto, Scroll, Select, Stop, Type
 from darkguard.envs.arena.observation import Element, PageObservation
 
@@ -110,7 +112,8 @@ class LLMWebAgent:
             user += f"\n\nYour last reply was not a valid action ({retry}). Reply with one JSON."
         return [{"role": "system", "content": system}, {"role": "user", "content": user}]
 
-    def act(self, obs: PageObservation) -> Action:
+    def act(self, obs: PageObservation, rejected: Sequence[Rejection] = ()) -> Action:
+        """The model's next action (a turned-back proposal's message is in its context)."""
         problem = ""
         for _ in range(2):
             (reply,) = self.backend.generate([self._conversation(obs, problem)])

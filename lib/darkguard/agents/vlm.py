@@ -3,11 +3,13 @@ with the evaluator's feedback; the answer parsed in the model's coordinate conve
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from PIL import Image
 
-from darkguard.agents import Rejection
+from darkguard.agents import Rejection, Stateless
+from darkguard.envs import Observation
 from darkguard.models import prompts
 from darkguard.models.backends import Backend, Conversation, generate_counted
 from darkguard.models.parsing import AgentOutput, from_pixels, parse_action
@@ -41,28 +43,28 @@ def agent_conversation(
 
 
 @dataclass
-class VLMAgent:
+class VLMAgent(Stateless):
     name: str
     backend: Backend
     react: bool = False
 
-    def propose(self, image: Image.Image, task: str, rejected: list[Rejection]) -> AgentOutput:
-        return self.propose_many([(image, task, rejected)])[0][0]
+    def act(self, obs: Observation, rejected: Sequence[Rejection] = ()) -> AgentOutput:
+        return self.act_many([(obs, list(rejected))])[0][0]
 
-    def propose_many(
-        self, requests: list[tuple[Image.Image, str, list[Rejection]]]
+    def act_many(
+        self, requests: list[tuple[Observation, list[Rejection]]]
     ) -> list[tuple[AgentOutput, int]]:
-        """`propose` for many (screenshot, task, rejected) at once, in the backend's batches,
+        """The next action for many (observation, rejected) at once, in the backend's batches,
         with the tokens each used."""
         convention = self.backend.spec.coordinates
         conversations = [
             agent_conversation(
-                image, task, rejected, image.width, image.height, convention, self.react
+                o.image, o.task, rejected, o.image.width, o.image.height, convention, self.react
             )
-            for image, task, rejected in requests
+            for o, rejected in requests
         ]
         texts, tokens = generate_counted(self.backend, conversations)
         return [
-            (parse_action(text, image.width, image.height, convention), used)
-            for (image, _, _), text, used in zip(requests, texts, tokens, strict=True)
+            (parse_action(text, o.image.width, o.image.height, convention), used)
+            for (o, _), text, used in zip(requests, texts, tokens, strict=True)
         ]

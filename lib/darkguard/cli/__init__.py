@@ -214,10 +214,11 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
     import tempfile
 
     from darkguard.config import load_config
+    from darkguard.defenses.dude.built import read_experience
     from darkguard.envs.ruc_static import task_suite
     from darkguard.loop.pool import Pool
     from darkguard.models.registry import resolve_spec
-    from darkguard.stages.guard_eval import Gate, guard_runs, read_experience
+    from darkguard.stages.guard_eval import Gate, guard_runs
 
     cfg = load_config(Path(args.params) if args.params else None)
     agent = resolve_spec(args.agent, "agent", cfg)
@@ -326,6 +327,24 @@ def _cmd_notebook_clean(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_dvc_deps(args: argparse.Namespace) -> int:
+    from darkguard import stage_deps
+
+    if args.write:
+        print(f"dvc.yaml: {'updated' if stage_deps.write() else 'up to date'}")
+        return 0
+    if args.check:
+        problems = stage_deps.differences()
+        for line in problems:
+            print(line, file=sys.stderr)
+        if problems:
+            print("run `darkguard dvc-deps --write`", file=sys.stderr)
+        return 1 if problems else 0
+    for stage, count in stage_deps.summary().items():
+        print(f"{stage}: {count} files of lib/darkguard")
+    return 0
+
+
 def _add_run_arguments(p: argparse.ArgumentParser, role: str) -> None:
     """Flags shared by the commands that run a model over a RUC directory."""
     p.add_argument("--data", required=True, help="a RUC-format directory")
@@ -406,6 +425,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     arena_cli.add_parser(sub)
 
+    p = sub.add_parser(
+        "dvc-deps", help="each stage's code deps and params in dvc.yaml, read from the sources"
+    )
+    mode = p.add_mutually_exclusive_group()
+    mode.add_argument("--write", action="store_true", help="rewrite them in dvc.yaml")
+    mode.add_argument("--check", action="store_true", help="fail when dvc.yaml differs")
+    p.set_defaults(func=_cmd_dvc_deps)
+
     nb = sub.add_parser("notebook", help="notebook utilities").add_subparsers(
         dest="nb", required=True
     )
@@ -417,7 +444,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--params", help="parameters file (default: params.yaml of the repository)")
     p.set_defaults(func=_cmd_notebook_run)
     p = nb.add_parser(
-        "sync-params", help="rewrite notebooks' parameters cells from params.yaml after an edit"
+        "sync-params", help="set the knobs of notebooks' parameters cells to params.yaml's values"
     )
     p.add_argument("notebooks", nargs="+")
     p.add_argument("--params", help="parameters file (default: params.yaml of the repository)")

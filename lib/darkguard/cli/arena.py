@@ -59,7 +59,8 @@ def _reasoner_spec(args: argparse.Namespace) -> str | dict:
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
-    from darkguard.defenses.catalog import SCREENSHOTS, DefenseOptions, defense_factory
+    from darkguard import registry
+    from darkguard.defenses.build import DefenseOptions, defense_factory
     from darkguard.envs.arena.tasks import EXPECTED_SIZES, TaskFileError, load_tasks
     from darkguard.loop.arena import run_tasks
     from darkguard.loop.pool import Pool
@@ -83,7 +84,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
         tasks,
         functools.partial(make_web_agent, _agent_spec(args), args.seed),
         journal_path=Path(args.journal) if args.journal else None,
-        screenshots=args.screenshots or args.defense in SCREENSHOTS,
+        screenshots=args.screenshots or registry.screenshots(args.defense),
         step_timeout_s=args.step_timeout,
         make_defense=make_defense,
         pool=Pool(args.workers, args.executor, args.ray_address),
@@ -126,7 +127,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 
 def add_parser(sub) -> None:
     """The `arena` command group."""
-    from darkguard.defenses.catalog import DEFENSES
+    from darkguard.registry import DEFENSES, STACK
 
     arena = sub.add_parser("arena", help="the arena: live deceptive web apps and task files")
     cmds = arena.add_subparsers(dest="arena", required=True)
@@ -141,7 +142,11 @@ def add_parser(sub) -> None:
     p.add_argument("--llm-key-env", help="llm: the environment variable holding the API key")
     p.add_argument("--workers", type=int, default=1, help="browsers side by side (default: 1)")
     executor_arguments(p)
-    p.add_argument("--defense", default="none", help=f"one of: {', '.join(DEFENSES)}")
+    p.add_argument(
+        "--defense",
+        default="none",
+        help=f"one of {', '.join(DEFENSES)}, or several joined by '{STACK}' (dude-s2+veer)",
+    )
     p.add_argument("--reasoner-url", help="Veer's llm reasoner: an OpenAI-compatible endpoint")
     p.add_argument(
         "--reasoner-model",

@@ -9,6 +9,8 @@ from typing import Annotated, Any, Generic, Literal, TypeVar
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 from pydantic.fields import FieldInfo
 
+from darkguard import registry
+
 PROFILES = ("tiny", "paper")
 T = TypeVar("T")
 
@@ -445,10 +447,6 @@ class ArenaEvalParams(Params):
     gallery_screenshots: bool  # one episode per condition again, with screenshots, for the figure
 
 
-METHODS = ("none", "icp", "guardrail", "dude-s2", "spotlighting", "vigil", "safepred", "veer")
-VARIANTS = ("veer", "veer-wo-si", "veer-reactive", "veer-wo-te", "veer-one-step")
-
-
 def _names(allowed: tuple[str, ...]):
     def check(values: list[str]) -> list[str]:
         unknown = [v for v in values if v not in allowed]
@@ -464,7 +462,7 @@ class VeerEvalParams(Params):
     11-17, Figure 3); the base agent, seed, browsers and step timeout are `arena_eval`'s."""
 
     sets: list[str]
-    methods: Annotated[list[str], _names(METHODS)]
+    methods: Annotated[list[str], AfterValidator(registry.check_names)]  # stacks: a+b
     # Veer's reasoner: offline (deterministic code) | a model spec of an OpenAI-compatible endpoint
     reasoner: Annotated[str | dict[str, Any], PER_PROFILE]
     defense_actions: int  # a defense's internal actions per episode (Veer paper C.3: 8)
@@ -479,7 +477,7 @@ class VeerAblationsParams(Params):
     """`veer_ablations`: Veer's variants on TrickyArena-Single (Veer 4.4, Tables 18-19)."""
 
     set: str
-    variants: Annotated[list[str], _names(VARIANTS)]
+    variants: Annotated[list[str], _names(registry.VARIANTS)]
 
 
 class ParallelParams(Params):

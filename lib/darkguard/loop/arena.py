@@ -1,17 +1,17 @@
-"""The arena loop: agent x defense x live page, episode by episode, journaled.
+"""Arena episodes through the one loop (`loop.episode`): agent x defense x live page, journaled.
 
 Tasks are grouped by what serves them (the built-in apps share one server; each site folder gets
 its own); a worker (`loop.pool`: this process, processes of this machine, Ray actors) runs one
 episode at a time in one browser for the group at hand, a wiped tab per episode. An episode ends
-when the agent stops, after the task's `max_steps` actions, or when a page hangs (the step times
-out: a recorded failure). A browser that dies mid-episode costs one rerun of that episode, in a
-fresh browser; a second crash is recorded as a failure, never the run's end. Finished episodes go
-to the journal at once (this process writes it, wherever they ran), so an interrupted run resumes
-where it stopped.
+when the agent stops, after the task's `max_steps` actions, when the defense stops it, or when a
+page hangs (the step times out: a recorded failure). A browser that dies mid-episode costs one
+rerun of that episode, in a fresh browser; a second crash is recorded as a failure, never the
+run's end. Finished episodes go to the journal at once (this process writes it, wherever they
+ran), so an interrupted run resumes where it stopped.
 
-A defense (`darkguard.defenses.arena`) reviews every proposed action before it runs; its own
-actions go through `EpisodeBrowser`: clicks of the episode, within a budget of internal actions
-that do not count as task steps.
+The episode record (`PageRecord`) holds every proposed action with what it targeted, the
+defense's verdict when it did not release it and its own actions, and the environment's judgement
+of task success (T) and deception (D), for the metrics only.
 """
 
 from __future__ import annotations
@@ -19,33 +19,23 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import Protocol
 
 from playwright.sync_api import Error as PlaywrightError
 
+from darkguard.agents import Agent
 from darkguard.browser import off_event_loop
-from darkguard.defenses.arena import ArenaDefense, BudgetExhausted, NoDefense, Verdict
-from darkguard.envs.arena.actions import Action, Stop, describe
-from darkguard.envs.arena.env import ArenaEnv, PageObservation, StepTimeout
-from darkguard.envs.arena.observation import NOT_RUN
+from darkguard.defenses import Defense, NoDefense, Verdict
+from darkguard.envs.arena.actions import Action, describe
+from darkguard.envs.arena.env import ArenaEnv, PageObservation
 from darkguard.envs.arena.predicates import selectors_of
 from darkguard.envs.arena.server import Served
 from darkguard.envs.arena.tasks import Task
 from darkguard.journal import Journal
+from darkguard.loop.episode import Limits, drive, episode
 from darkguard.loop.pool import Pool, run_here, run_units
-
-
-class WebAgent(Protocol):
-    name: str
-
-    def reset(self, goal: str, episode_key: str) -> None: ...
-
-    def advise(self, text: str) -> None: ...
-
-    def act(self, obs: PageObservation) -> Action: ...
 
 
 @dataclass(frozen=True)
@@ -53,33 +43,12 @@ class Runner:
     """How episodes run: the agent and defense factories (picklable, e.g. classes or partials,
     when episodes run in worker processes) and the settings of every episode."""
 
-    make_agent: Callable[[], WebAgent]
-    make_defense: Callable[[], ArenaDefense] = NoDefense
+    make_agent: Callable[[], Agent]
+    make_defense: Callable[[], Defense] = NoDefense
     screenshots: bool = False
     step_timeout_s: float = 10.0
     defense_actions: int = 8  # internal actions of the defense per episode (Veer paper C.3)
     reviews_per_step: int = 5  # proposals a defense may turn back before the step is lost
-
-
-class EpisodeBrowser:
-    """The live page as a defense uses it: `observe()`, and `act(action)` within the episode's
-    budget of internal actions (they are clicks of the episode, not steps of the task)."""
-
-    def __init__(self, env: ArenaEnv, budget: int) -> None:
-        self.env, self.actions_left = env, budget
-        self.log: list[dict] = []
-
-    def observe(self) -> PageObservation:
-        return self.env.observe()
-
-    def act(self, action: Action) -> PageObservation:
-        if self.actions_left <= 0:
-            raise BudgetExhausted("the defense has no internal actions left")
-        before = self.env.last_observation
-        self.actions_left -= 1
-        obs = self.env.step(action, count=False)
-        self.log.append({**describe(action), **(_target(before, action) if before else {})})
-        return obs
 
 
 def _group_key(task: Task) -> str:
@@ -110,97 +79,91 @@ def _target(obs: PageObservation, action: Action) -> dict:
     return {"role": el.role, "name": el.name, "in_dialog": el.in_dialog}
 
 
+class PageRecord:
+    """The arena's episode record, action by action."""
+
+    def __init__(self, task: Task) -> None:
+        self.task, self.start = task, time.perf_counter()
+        self.actions: list[dict] = []
+        self.brief: list[str] = []
+
+    def briefed(self, texts: list[str]) -> None:
+        self.brief = list(texts)
+
+    def proposed(self, obs: PageObservation, action: Action, advice: str, tokens: int) -> None:
+        entry = {**describe(action), **_target(obs, action)}
+        if advice:
+            entry["advice"] = advice
+        self.actions.append(entry)
+
+    def reviewed(
+        self,
+        obs: PageObservation,
+        action: Action,
+        verdict: Verdict,
+        own: list[tuple[Action, PageObservation | None]],
+        tokens: int,
+        ended: bool,
+    ) -> None:
+        entry = self.actions[-1]
+        if own:
+            entry["defense_actions"] = [
+                {**describe(a), **(_target(before, a) if before else {})} for a, before in own
+            ]
+        if verdict.kind != "release":
+            entry["defense"] = {"verdict": verdict.kind, "message": verdict.message}
+            if verdict.trace:
+                entry["defense"]["trace"] = list(verdict.trace)
+
+    def timed_out(self, error: str) -> None:
+        self.actions.append({"action": "timeout", "error": error})
+
+    def close(self, env: ArenaEnv, ended: str, defense_actions: int) -> dict:
+        outcome, task = env.outcome(), self.task
+        return {
+            "id": task.id,
+            "app": task.app or "site",
+            "T": int(outcome.success),
+            "D": int(outcome.deceived),
+            "steps": env.steps,
+            "ended": ended,
+            "actions": self.actions,
+            "defense_actions": defense_actions,
+            **({"brief": self.brief} if self.brief else {}),
+            "answer": outcome.answer,
+            "scratchpad": outcome.scratchpad,
+            "final_url": outcome.final_url,
+            "blocked_requests": outcome.blocked_requests,
+            "patterns": list(task.patterns),
+            "seconds": round(time.perf_counter() - self.start, 3),
+        }
+
+
 def run_episode(
     env: ArenaEnv,
-    agent: WebAgent,
+    agent: Agent,
     task: Task,
-    defense: ArenaDefense | None = None,
+    defense: Defense | None = None,
     runner: Runner | None = None,
 ) -> dict:
-    """One episode; its record (T and D judged by the environment, for the metrics only)."""
-    defense = defense or NoDefense()
+    """One episode through the one loop; its record (T and D judged by the environment, for the
+    metrics only)."""
     runner = runner or Runner(lambda: agent)
-    start = time.perf_counter()
-    agent.reset(task.goal, task.id)
-    defense.reset(task.goal, task.id)
-    brief = defense.brief()
-    for text in brief:
-        agent.advise(text)
-    browser = EpisodeBrowser(env, runner.defense_actions)
-    actions: list[dict] = []
-    ended = "max_steps"
-    reviews = 0
-    try:
-        obs = env.reset(task)
-        while not obs.done:
-            shown, advice = defense.prepare(obs)
-            if advice:
-                agent.advise(advice)
-            action = agent.act(shown)
-            entry = {**describe(action), **_target(obs, action)}
-            if advice:
-                entry["advice"] = advice
-            actions.append(entry)
-            if isinstance(action, Stop):
-                obs = env.step(action)
-                ended = "stop"
-                continue
-            logged = len(browser.log)
-            try:
-                verdict = defense.review(obs, action, browser)
-            except BudgetExhausted as err:
-                verdict = Verdict("terminate", str(err))
-            if browser.log[logged:]:
-                entry["defense_actions"] = browser.log[logged:]
-            if verdict.kind != "release":
-                entry["defense"] = {"verdict": verdict.kind, "message": verdict.message}
-                if verdict.trace:
-                    entry["defense"]["trace"] = list(verdict.trace)
-            reviews = reviews + 1 if verdict.kind == "intervened" else 0
-            if verdict.kind == "release":
-                obs = env.step(action)
-            elif verdict.kind == "replan":
-                agent.advise(verdict.message)
-                obs = env.skip_step(NOT_RUN + verdict.message)
-            elif verdict.kind == "intervened" and reviews <= runner.reviews_per_step:
-                changed = verdict.observation or env.observe()
-                why = verdict.message or "the page was changed first; decide again from it."
-                obs = replace(changed, error=NOT_RUN + why)
-            else:
-                ended = "defense" if verdict.kind == "terminate" else "defense_loop"
-                break
-    except StepTimeout as err:
-        ended = "timeout"
-        actions.append({"action": "timeout", "error": str(err)})
-    outcome = env.outcome()
-    return {
-        "id": task.id,
-        "app": task.app or "site",
-        "T": int(outcome.success),
-        "D": int(outcome.deceived),
-        "steps": env.steps,
-        "ended": ended,
-        "actions": actions,
-        "defense_actions": len(browser.log),
-        **({"brief": brief} if brief else {}),
-        "answer": outcome.answer,
-        "scratchpad": outcome.scratchpad,
-        "final_url": outcome.final_url,
-        "blocked_requests": outcome.blocked_requests,
-        "patterns": list(task.patterns),
-        "seconds": round(time.perf_counter() - start, 3),
-    }
+    limits = Limits(runner.defense_actions, runner.reviews_per_step)
+    run = episode(env, agent, defense or NoDefense(), task, task.id, PageRecord(task), limits)
+    (record,) = drive([run])
+    return record
 
 
 def run_tasks(
     tasks: list[Task],
-    make_agent: Callable[[], WebAgent],
+    make_agent: Callable[[], Agent],
     journal_path: Path | None = None,
     screenshots: bool = False,
     step_timeout_s: float = 10.0,
     progress: Callable[[dict], None] | None = None,
     workers: int = 1,
-    make_defense: Callable[[], ArenaDefense] = NoDefense,
+    make_defense: Callable[[], Defense] = NoDefense,
     defense_actions: int = 8,
     pool: Pool | None = None,
 ) -> list[dict]:
@@ -295,7 +258,7 @@ def _run_one(worker: ArenaWorker, task: Task) -> dict:
     return _run_with_retry(worker.env_for(task), worker.agent, worker.defense, task, worker.runner)
 
 
-def _run_with_retry(env: ArenaEnv, agent: WebAgent, defense, task: Task, runner: Runner) -> dict:
+def _run_with_retry(env: ArenaEnv, agent: Agent, defense, task: Task, runner: Runner) -> dict:
     """A crashed browser costs one rerun of the episode in a fresh browser, then a failure."""
     for attempt in (1, 2):
         try:

@@ -33,10 +33,10 @@ NOTEBOOKS = {
     "stage2_summarize": "04_stage2_summarize",
     "guard_eval": "05_guard_eval",
     "ablations": "06_ablations",
-    "report": "07_report",
-    "arena_eval": "08_arena",
-    "veer_eval": "09_veer",
-    "veer_ablations": "10_veer_ablations",
+    "arena_eval": "07_arena",
+    "veer_eval": "08_veer",
+    "veer_ablations": "09_veer_ablations",
+    "report": "10_report",
 }
 
 OUTPUTS = [
@@ -127,7 +127,6 @@ OUTPUTS = [
     ),
     Output(("tables/ablations/aids.{csv,md}",), "— (not in the paper)", "ablations"),
     Output(("metrics/ablations.json",), "—", "ablations"),
-    Output(("tables/report/headline.{csv,md}",), "Abstract, §5.2-5.4", "report"),
     Output(
         ("tables/arena/no_defense.{csv,md}",), "Veer Tables 1, 2, 11-14 (No-Defense)", "arena_eval"
     ),
@@ -156,6 +155,7 @@ OUTPUTS = [
     Output(("tables/veer_ablations/ablations.{csv,md}",), "Veer Tables 18, 19", "veer_ablations"),
     Output(("timings/veer_ablations.md",), "— (stage time)", "veer_ablations"),
     Output(("metrics/veer_ablations.json",), "—", "veer_ablations"),
+    Output(("tables/report/headline.{csv,md}",), "Abstract, §5.2-5.4", "report"),
 ]
 
 HEADER = """# Reports

@@ -7,18 +7,15 @@ from __future__ import annotations
 
 import pandas as pd
 
-from darkguard import paths
+from darkguard import paths, registry
 from darkguard.io import atomic_write_text, write_json
 from darkguard.reports.paper import VEER_TABLE18, VEER_TABLE19_ONE_STEP
 from darkguard.reports.tables import save_table
 from darkguard.stages.veer_ablations import VeerAblationsResult
 
 VARIANT_TITLES = {
-    "veer": "Full Veer",
-    "veer-wo-si": "w/o State Intervention",
-    "veer-reactive": "Reactive Intervention",
-    "veer-wo-te": "w/o Temporal Evidence",
-    "veer-one-step": "One-Step Intervention",
+    name: registry.FULL_VEER_TITLE if name == "veer" else registry.title(name)
+    for name in registry.VARIANTS
 }
 
 

@@ -15,7 +15,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from darkguard import paths
+from darkguard import paths, registry
 from darkguard.agents.web.goal import parse_warnings
 from darkguard.io import atomic_write_text, write_json
 from darkguard.metrics.arena import score
@@ -32,16 +32,7 @@ from darkguard.reports.tables import save_table
 from darkguard.stages.arena_runs import SetRun, condition_label
 from darkguard.stages.veer_eval import DEFAULT, VeerEvalResult
 
-TITLES = {
-    "none": "No-Defense",
-    "icp": "ICP",
-    "guardrail": "Guardrail",
-    "dude-s2": "DUDE-S2",
-    "spotlighting": "Spotlighting",
-    "vigil": "VIGIL",
-    "safepred": "SafePred",
-    "veer": "Veer",
-}
+TITLES = {name: registry.title(name) for name in registry.METHODS}
 METHOD_ORDER = tuple(VEER_COUNTS)  # the paper's method order (Tables 11-16)
 
 

@@ -1,4 +1,4 @@
-"""The `arena_eval` stage (`darkguard arena run`, notebook 08): the base agent with no defense on
+"""The `arena_eval` stage (`darkguard arena run`, notebook 07): the base agent with no defense on
 the arena's sets (Veer §4.1, App. C-E): TrickyArena-Single (88), -Multi (68) and WebDecept (315);
 WebDecept's feasible subset (225) is scored from the WebDecept episodes. Episodes are journaled
 under `data/arena/` (a rerun resumes); a gallery reruns one episode per condition with
@@ -13,13 +13,13 @@ from pathlib import Path
 from PIL import Image
 
 from darkguard import paths
+from darkguard.agents import Agent
 from darkguard.browser import off_event_loop
 from darkguard.config import Config
 from darkguard.envs.arena.env import ArenaEnv, StepTimeout
 from darkguard.envs.arena.server import Served
 from darkguard.envs.arena.tasks import Task
 from darkguard.io import read_json, write_json
-from darkguard.loop.arena import WebAgent
 from darkguard.stages.arena_runs import (
     RunSpec,
     SetRun,
@@ -52,7 +52,7 @@ def stage_dir(cfg: Config) -> Path:
     return run_dir(no_defense_spec(cfg))
 
 
-def _gallery_episode(env: ArenaEnv, agent: WebAgent, task: Task) -> dict:
+def _gallery_episode(env: ArenaEnv, agent: Agent, task: Task) -> dict:
     """One episode with screenshots; the view kept is the one before the action that deceived
     the agent, else the first with a dialog, else the first (reports only: this reads D)."""
     agent.reset(task.goal, task.id)

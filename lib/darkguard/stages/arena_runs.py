@@ -18,19 +18,26 @@ from pathlib import Path
 from typing import Any
 
 from darkguard import paths
+from darkguard.agents import Agent
 from darkguard.config import ParallelParams
-from darkguard.defenses.arena import ArenaDefense
+from darkguard.defenses import Defense
 from darkguard.envs.arena.tasks import EXPECTED_SIZES, INFEASIBLE_PATTERNS, Task, load_tasks
 from darkguard.io import InputError, read_json, write_json
-from darkguard.loop.arena import WebAgent, run_tasks
+from darkguard.loop.arena import run_tasks
 from darkguard.loop.pool import pool_of
 from darkguard.metrics.arena import ArenaScores, score
 
 FEASIBLE = "webdecept_feasible"
-CODE = ("agents/web", "envs/arena", "loop/arena.py", "defenses/arena.py")  # an episode's course
+CODE = (
+    "agents/web",
+    "envs/arena",
+    "loop/arena.py",
+    "loop/episode.py",
+    "defenses/__init__.py",
+)  # an episode's course
 
 
-def make_web_agent(spec: str | dict, seed: int) -> WebAgent:
+def make_web_agent(spec: str | dict, seed: int) -> Agent:
     """A base web agent from its spec: `offline` (a generic agent with no LLM), `{offline:
     {epsilon: 0.1}}` (the same agent with seeded exploration noise: another behaviour setting),
     or a model spec of an OpenAI-compatible endpoint (`{backend: openai, path, base_url, ...}`)."""
@@ -74,7 +81,7 @@ class RunSpec:
     workers: int
     parallel: ParallelParams | None = None  # where episodes run (None: this machine)
     defense: str = "none"
-    make_defense: Callable[[], ArenaDefense] | None = None  # None: no defense
+    make_defense: Callable[[], Defense] | None = None  # None: no defense
     defense_code: tuple[str, ...] = ()  # package paths of the defense's code (fingerprint)
     defense_options: str = ""  # e.g. the reasoner's spec (fingerprint)
     defense_actions: int = 8

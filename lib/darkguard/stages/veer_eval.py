@@ -1,4 +1,4 @@
-"""The `veer_eval` stage (notebook 09): every defense beside No-Defense on the arena's sets (Veer
+"""The `veer_eval` stage (notebook 08): every defense beside No-Defense on the arena's sets (Veer
 §4.2-4.3, App. D-E: Tables 1-3, 11-17, Figure 3), the base agent, seed, browsers and step
 timeout of `arena_eval` (whose No-Defense journals it shares); Table 3/17's further
 agent-model configurations (No-Defense and Veer each); the held-out site family, written without
@@ -13,17 +13,11 @@ from dataclasses import dataclass, field, replace
 
 from PIL import Image
 
-from darkguard import paths
+from darkguard import paths, registry
 from darkguard.browser import off_event_loop
 from darkguard.config import Config
-from darkguard.defenses.arena import ArenaDefense, Browser, Verdict
-from darkguard.defenses.catalog import (
-    CODE,
-    SCREENSHOTS,
-    DefenseOptions,
-    defense_factory,
-    model_code,
-)
+from darkguard.defenses import Browser, Defense, Verdict
+from darkguard.defenses.build import DefenseOptions, defense_code, defense_factory
 from darkguard.envs.arena.actions import Action
 from darkguard.envs.arena.env import ArenaEnv
 from darkguard.envs.arena.observation import PageObservation
@@ -69,15 +63,15 @@ def defense_options(cfg: Config) -> DefenseOptions:
     experience = cfg.veer_eval.dude_experience
     return DefenseOptions(
         cfg.veer_eval.reasoner,
-        {"experience": experience},  # a params path: DudeS2 resolves it (paths.resolve)
+        {"experience": experience},  # a params path: dude_s2 resolves it (paths.resolve)
     )
 
 
 def _files_digest(method: str, options: DefenseOptions) -> str:
     """DUDE-S2's evaluator weights, adapter and experience (a rebuilt one starts new journals)."""
-    if method != "dude-s2":
+    if "dude-s2" not in method.split(registry.STACK):
         return ""
-    from darkguard.defenses.baselines.dude_s2 import ADAPTER, MODEL
+    from darkguard.defenses.dude.built import ADAPTER, MODEL
 
     digest = hashlib.sha256()
     roots = [paths.resolve(MODEL), paths.resolve(ADAPTER)]
@@ -90,7 +84,8 @@ def _files_digest(method: str, options: DefenseOptions) -> str:
 
 
 def method_spec(cfg: Config, method: str, agent: str | dict | None = None) -> RunSpec:
-    """`method` (a defense name of the catalog) behind the stage's agent (or `agent`)."""
+    """`method` (a defense or a stack of them, `darkguard.registry`) behind the stage's agent (or
+    `agent`)."""
     a, v = cfg.arena_eval, cfg.veer_eval
     options = defense_options(cfg)
     return RunSpec(
@@ -101,10 +96,10 @@ def method_spec(cfg: Config, method: str, agent: str | dict | None = None) -> Ru
         parallel=cfg.parallel,
         defense=method,
         make_defense=defense_factory(method, options) if method != "none" else None,
-        defense_code=CODE[method] + model_code(method, v.reasoner),
+        defense_code=defense_code(method),
         defense_options=options.describe(method) + _files_digest(method, options),
         defense_actions=v.defense_actions,
-        screenshots=method in SCREENSHOTS,
+        screenshots=registry.screenshots(method),
     )
 
 
@@ -138,7 +133,7 @@ def run(cfg: Config, progress=None) -> VeerEvalResult:
 class _Recording:
     """A defense as it is, plus the screenshots before and after each intervention."""
 
-    def __init__(self, inner: ArenaDefense) -> None:
+    def __init__(self, inner: Defense) -> None:
         self.inner, self.name, self.shots = inner, inner.name, []
 
     def reset(self, goal: str, episode_key: str) -> None:

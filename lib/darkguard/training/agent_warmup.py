@@ -16,7 +16,7 @@ from pathlib import Path
 from darkguard import cache
 from darkguard.agents import Rejection
 from darkguard.agents.vlm import agent_conversation
-from darkguard.models.parsing import format_click
+from darkguard.models.parsing import Click, format_click
 from darkguard.models.tiny.sft import vision_prompt
 from darkguard.ruc import schema
 
@@ -47,7 +47,7 @@ def agent_rows(
         candidates = wrong.get(str(record["id"]), [])
         if candidates and rng.random() < rejection_rate:
             c = rng.choice(candidates)
-            rejected = [Rejection(c["x"], c["y"], c["label"])]
+            rejected = [Rejection(Click(c["x"], c["y"]), c["label"])]
         conversation = agent_conversation(
             image, schema.task_text(record), rejected, w, h, coordinates
         )

@@ -25,8 +25,10 @@ import hashlib
 import random
 import re
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import replace
 
+from darkguard.agents import Rejection
 from darkguard.agents.web.answering import AnsweringMixin
 from darkguard.agents.web.booking import BookingMixin
 from darkguard.agents.web.forms import FormsMixin
@@ -126,8 +128,9 @@ class OfflineWebAgent(
         ]
         return replace(self.warned, phrases=tuple(keep))
 
-    def act(self, obs: PageObservation) -> Action:
-        """The next action for the observation."""
+    def act(self, obs: PageObservation, rejected: Sequence[Rejection] = ()) -> Action:
+        """The next action for the observation (a turned-back proposal's message arrived through
+        `advise`, and the page says it was not carried out)."""
         if obs.error.startswith(NOT_RUN) and self.before_last is not None:
             # a defense did not let the last proposal run: it neither committed nor was tried
             self.committed, self.commit_step, self.before_commit, clicked = self.before_last

@@ -32,7 +32,7 @@ from __future__ import annotations
 import re
 from typing import Any, Protocol
 
-from darkguard.defenses.arena import RELEASE, Browser, Passive, Verdict
+from darkguard.defenses import RELEASE, Browser, Passive, Verdict
 from darkguard.defenses.baselines import KIND_WORDS
 from darkguard.defenses.baselines.llm_judge import judge_from
 from darkguard.defenses.veer.commitments import (

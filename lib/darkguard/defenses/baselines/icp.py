@@ -13,7 +13,7 @@ names pre-checked and pre-selected boxes).
 
 from __future__ import annotations
 
-from darkguard.defenses.arena import RELEASE, Browser, Passive, Verdict
+from darkguard.defenses import RELEASE, Browser, Passive, Verdict
 from darkguard.envs.arena.actions import Action
 from darkguard.envs.arena.observation import PageObservation
 

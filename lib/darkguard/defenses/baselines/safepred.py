@@ -49,7 +49,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from darkguard.defenses.arena import RELEASE, Browser, Passive, Verdict
+from darkguard.defenses import RELEASE, Browser, Passive, Verdict
 from darkguard.defenses.baselines import KIND_WORDS
 from darkguard.defenses.baselines.llm_judge import judge_from
 from darkguard.defenses.veer.assessment import covered, extra_lines, folded_options

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from darkguard.defenses.arena import RELEASE, Browser, Passive, Verdict
+from darkguard.defenses import RELEASE, Browser, Passive, Verdict
 from darkguard.envs.arena.actions import Action
 from darkguard.envs.arena.observation import PageObservation
 

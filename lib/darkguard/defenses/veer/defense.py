@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from urllib.parse import urlparse
 
-from darkguard.defenses.arena import RELEASE, Browser, Passive, Verdict
+from darkguard.defenses import RELEASE, Browser, Passive, Verdict
 from darkguard.defenses.veer.assessment import folded_options
 from darkguard.defenses.veer.commitments import intent
 from darkguard.defenses.veer.contracts import Assessment, to_json

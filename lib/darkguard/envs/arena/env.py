@@ -23,6 +23,7 @@ from urllib.parse import urljoin, urlparse
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import sync_playwright
 
+from darkguard import envs
 from darkguard.browser import RequestGuard, launch
 from darkguard.envs.arena.actions import Action, Back, Click, Goto, Scroll, Select, Stop, Type
 from darkguard.envs.arena.observation import Element, PageObservation
@@ -66,7 +67,7 @@ LOADED_JS = "() => !window.__dgLeaving && document.readyState === 'complete'"
 VIEWPORT = {"width": 1280, "height": 800}
 
 
-class StepTimeout(RuntimeError):
+class StepTimeout(envs.StepTimeout):
     """The page did not answer within the step timeout (a hung page)."""
 
 
@@ -243,6 +244,9 @@ class ArenaEnv:
                         {"storageId": {"securityOrigin": origin, "isLocalStorage": local}},
                     )
         self._origins.clear()
+
+    def goal(self, task: Task) -> str:
+        return task.goal
 
     def reset(self, task: Task) -> PageObservation:
         if self._hung:

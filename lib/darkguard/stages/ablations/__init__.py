@@ -20,6 +20,7 @@ from pathlib import Path
 
 from darkguard import paths
 from darkguard.config import AblationsParams, Config, RewardOverride, view
+from darkguard.defenses.dude.built import read_experience
 from darkguard.defenses.dude.evaluator import tuned_spec
 from darkguard.envs.ruc_static import task_suite
 from darkguard.io import atomic_write_text, write_json
@@ -36,7 +37,7 @@ from darkguard.stages.ablations.aids import (
     copy_dir,
     trained_copy,
 )
-from darkguard.stages.guard_eval import Gate, GuardRun, guard_runs, read_experience
+from darkguard.stages.guard_eval import Gate, GuardRun, guard_runs
 from darkguard.stages.stage1_grpo import _clicks, stage_dir
 from darkguard.stages.stage2_summarize import make_miner
 from darkguard.training.dude.stage1 import collect_pools

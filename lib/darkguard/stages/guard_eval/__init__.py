@@ -15,20 +15,22 @@ from pathlib import Path
 
 from darkguard import paths
 from darkguard.agents import Agent
-from darkguard.agents.offline import read_ahead, stop_reading_ahead
+from darkguard.agents.read_ahead import read_ahead, stop_reading_ahead
 from darkguard.config import Config, GuardEvalParams, view
+from darkguard.defenses.dude.built import read_experience
 from darkguard.defenses.dude.evaluator import Evaluator, evaluator_aids, tuned_spec
 from darkguard.defenses.dude.gate import DudeGate
 from darkguard.envs.ruc_static import task_suite
 from darkguard.io import InputError
-from darkguard.loop import T_MAX, run_episodes, run_journaled_on
 from darkguard.loop.pool import IN_PROCESS, Pool, pool_of
+from darkguard.loop.ruc import T_MAX, run_episodes, run_journaled_on
 from darkguard.metrics.clicks import Episode, agent_alone_metrics, episode_metrics, metrics_by
 from darkguard.models.backends import load_backend
 from darkguard.models.identity import spec_identity
 from darkguard.models.registry import resolve_spec
 from darkguard.models.spec import ModelSpec
 from darkguard.ruc.validate import load_records
+from darkguard.stage_deps import closure
 from darkguard.stages.guard_eval import threshold as threshold_module
 from darkguard.stages.guard_eval.oracle import (
     Oracle,
@@ -98,16 +100,6 @@ class GuardRun:
         return metrics_by(self.episodes, "domain")
 
 
-def read_experience(path: str | Path | None) -> str | None:
-    """The Stage-2 experience text (None when no path is given)."""
-    if path is None:
-        return None
-    file = paths.resolve(str(path))
-    if not file.is_file():
-        raise InputError(f"{file}: no Stage-2 experience (run the stage2_summarize stage)")
-    return file.read_text(encoding="utf-8").strip() or None
-
-
 def agent_alone(
     agent: Agent, data_dir: Path, records: list[dict], batch: int = 16
 ) -> tuple[list[Episode], dict[str, float]]:
@@ -135,6 +127,14 @@ class Gate:
     threshold: float | None = None  # the confidence gate's P(L=1) threshold (None: paper's)
 
 
+EPISODE_CODE = (
+    "darkguard.loop.ruc",
+    "darkguard.agents.offline",
+    "darkguard.agents.vlm",
+    "darkguard.defenses.dude.gate",
+)
+
+
 def run_key(agent: ModelSpec, gate: Gate | None, t_max: int, batch: int = 1) -> str:
     """A short hash of what a run depends on (settings, model weights, the episode code, the
     batching, not where the files lie); a journal with another key starts afresh."""
@@ -148,18 +148,11 @@ def run_key(agent: ModelSpec, gate: Gate | None, t_max: int, batch: int = 1) -> 
 
 
 def _code_identity() -> str:
-    """The source of the modules that decide an episode's outcome."""
-    from darkguard import loop
-    from darkguard.agents import offline, perception, vlm
-    from darkguard.defenses.dude import evaluator, gate, inputs
-    from darkguard.envs import ruc_static
-    from darkguard.metrics import clicks
-    from darkguard.models import parsing, prompts
-
+    """The source of the code that decides an episode's outcome: what the RUC loop, the agents
+    and the DUDE gate import, at any depth."""
     digest = hashlib.sha256()
-    modules = (offline, perception, vlm, loop, gate, evaluator, inputs, ruc_static, clicks)
-    for module in (*modules, parsing, prompts):
-        digest.update(Path(module.__file__).read_bytes())
+    for file in sorted(closure(EPISODE_CODE)):
+        digest.update(file.read_bytes())
     return digest.hexdigest()
 
 

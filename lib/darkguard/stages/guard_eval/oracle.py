@@ -22,9 +22,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from darkguard.defenses import Verdict
+from darkguard.defenses import Browser, Reviewer, Verdict
 from darkguard.envs import Env, Observation
-from darkguard.loop import OpenTask
+from darkguard.envs.ruc_static import RucStaticEnv
+from darkguard.loop.ruc import OpenTask
 from darkguard.metrics.clicks import Episode
 from darkguard.models.parsing import Click
 
@@ -60,18 +61,35 @@ class GradedObservation(Observation):
 class GradedEnv:
     """An environment whose observations carry its grading (`GradedObservation`)."""
 
-    def __init__(self, env: Env, task_id: str) -> None:
+    def __init__(self, env: RucStaticEnv, task_id: str) -> None:
         self.env, self.task_id = env, task_id
 
     @property
     def result(self) -> str:
-        return getattr(self.env, "result", "null")
+        return self.env.result
+
+    @property
+    def t_max(self) -> int:
+        return self.env.t_max
+
+    @t_max.setter
+    def t_max(self, value: int) -> None:
+        self.env.t_max = value
+
+    def goal(self, task: Any) -> str:
+        return self.env.goal(task)
 
     def reset(self, task: Any) -> GradedObservation:
         return self._graded(self.env.reset(task))
 
-    def step(self, action: Click) -> GradedObservation:
-        return self._graded(self.env.step(action))
+    def step(self, action: Any, count: bool = True) -> GradedObservation:
+        return self._graded(self.env.step(action, count))
+
+    def skip_step(self, error: str = "") -> GradedObservation:
+        return self._graded(self.env.skip_step(error))
+
+    def observe(self) -> GradedObservation:
+        return self._graded(self.env.observe())
 
     def grade(self, action: Click) -> int:
         return self.env.grade(action)
@@ -107,23 +125,20 @@ def oracle_label(truth: int, accuracy: float, seed: int, task_id: str, click: Cl
     return truth if told else wrong
 
 
-class OracleGate:
-    """Gates each click by the oracle's reported label (allowed iff it is 1); no model calls."""
+class OracleGate(Reviewer):
+    """Gates each click by the oracle's reported label (released iff it is 1); no model calls."""
 
     def __init__(self, oracle: Oracle) -> None:
         self.oracle, self.name = oracle, oracle.label
 
-    def review_many(self, proposals: list[tuple[Observation, Click]]) -> list[Verdict]:
-        verdicts = []
-        for observation, click in proposals:
-            if not isinstance(observation, GradedObservation) or observation.grade is None:
-                raise TypeError("the oracle needs a graded environment's observations")
-            truth = true_label(observation.grade(click))
-            label = oracle_label(
-                truth, self.oracle.accuracy, self.oracle.seed, observation.task_id, click
-            )
-            verdicts.append(Verdict(allow=label == 1, label=label))
-        return verdicts
+    def review(self, obs: Any, action: Any, browser: Browser) -> Verdict:
+        if not isinstance(action, Click):
+            return Verdict()
+        if not isinstance(obs, GradedObservation) or obs.grade is None:
+            raise TypeError("the oracle needs a graded environment's observations")
+        truth = true_label(obs.grade(action))
+        label = oracle_label(truth, self.oracle.accuracy, self.oracle.seed, obs.task_id, action)
+        return Verdict("release" if label == 1 else "replan", label=label)
 
 
 def oracle_key(vanilla_key: str, oracle: Oracle) -> str:

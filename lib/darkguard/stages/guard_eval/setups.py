@@ -16,7 +16,7 @@ from darkguard.agents.vlm import VLMAgent
 from darkguard.defenses.dude.evaluator import Evaluator, evaluator_aids
 from darkguard.defenses.dude.gate import DudeGate
 from darkguard.envs.ruc_static import RucStaticEnv
-from darkguard.loop import Setup
+from darkguard.loop.ruc import Setup
 from darkguard.metrics.clicks import Episode
 from darkguard.models.backends import Backend, load_backend
 from darkguard.models.spec import ModelSpec

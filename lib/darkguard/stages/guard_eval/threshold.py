@@ -22,15 +22,16 @@ import json
 import math
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from darkguard import cache
 from darkguard.agents import Agent
-from darkguard.defenses import Verdict
+from darkguard.defenses import Browser, Reviewer, Verdict
 from darkguard.defenses.dude.evaluator import Evaluator
 from darkguard.defenses.dude.gate import DudeGate, threshold_verdict, tune_threshold
 from darkguard.envs import Observation
 from darkguard.io import read_jsonl
-from darkguard.loop import run_episodes
+from darkguard.loop.ruc import run_episodes
 from darkguard.metrics.clicks import episode_metrics
 from darkguard.models.parsing import Click
 from darkguard.ruc import schema
@@ -90,7 +91,7 @@ def allowing(p1: list[tuple[int, float]], shares: Sequence[float]) -> list[float
     return [benign[max(0, math.ceil(a * len(benign)) - 1)] for a in shares]
 
 
-class ReplayGate:
+class ReplayGate(Reviewer):
     """A confidence gate replayed at any threshold: P(L) of each distinct proposed click (page,
     task, point) is asked of the `DudeGate` once and kept, so a sweep over thresholds judges
     each click once. Sees what the gate sees (the observation and the click), nothing else."""
@@ -99,11 +100,12 @@ class ReplayGate:
         self.gate, self.name, self.threshold = gate, gate.name, threshold
         self._memo: dict[tuple, tuple[dict[int, float], int]] = {}
 
-    def review_many(self, proposals: list[tuple[Observation, Click]]) -> list[Verdict]:
-        keys = [self.key(o, c) for o, c in proposals]
+    def review_many(self, proposals: Sequence[tuple[Any, Any, Browser]]) -> list[Verdict]:
+        clicks = [(o, c) for o, c, _ in proposals]
+        keys = [self.key(o, c) for o, c in clicks]
         new = list({k: i for i, k in enumerate(keys) if k not in self._memo}.items())
         if new:
-            probs, tokens = self.gate.probabilities([proposals[i] for _, i in new])
+            probs, tokens = self.gate.probabilities([clicks[i] for _, i in new])
             for (key, _), p, used in zip(new, probs, tokens, strict=True):
                 self._memo[key] = (p, used)
         verdicts = []
