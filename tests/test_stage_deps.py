@@ -9,13 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from darkguard import paths, stage_deps
-from darkguard.stage_deps import PACKAGE, closure, notebook_references, references, render
+from darkguard import dvc_file, paths, stage_deps
+from darkguard.dvc_file import render
+from darkguard.stage_deps import PACKAGE, closure, notebook_references, references
 
 
 def test_dvc_yaml_code_deps_and_params_are_the_computed_ones() -> None:
     """A module moved, added or no longer imported changes a stage's code: rewrite dvc.yaml."""
-    problems = stage_deps.differences()
+    problems = dvc_file.differences()
     assert problems == [], "run `darkguard dvc-deps --write`:\n" + "\n".join(problems)
 
 
@@ -75,7 +76,7 @@ def test_data_files_beside_a_module_are_deps() -> None:
 @pytest.mark.parametrize("stage", ["report", "build_ruc"])
 def test_the_closure_holds_every_module_an_import_loads(stage: str) -> None:
     """What Python loads when the notebook's and the stage's imports run is in the closure."""
-    notebook = stage_deps.stages()[stage]
+    notebook = dvc_file.stages()[stage]
     refs = notebook_references(notebook)
     roots = sorted({*refs.modules, f"darkguard.stages.{stage}", stage_deps.RUNNER})
     code = (
