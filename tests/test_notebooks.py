@@ -20,7 +20,7 @@ from darkguard import paths
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 # Notebooks of frozen stages (dvc.yaml) and the data folder their re-execution resumes from.
-FROZEN = {"07_arena.ipynb": "arena", "08_veer.ipynb": "arena", "09_veer_ablations.ipynb": "arena"}
+FROZEN = {"07_arena.ipynb": "arena", "09_veer.ipynb": "arena", "10_veer_ablations.ipynb": "arena"}
 EXECUTED = sorted((paths.ROOT / "reports" / "executed").glob("*.ipynb"))
 
 

@@ -125,6 +125,27 @@ def _cmd_serve(args: argparse.Namespace) -> int:
             return 0
 
 
+def _cmd_synth(args: argparse.Namespace) -> int:
+    from darkguard.envs.arena.synth import generate
+
+    try:
+        manifest = generate(args.split, args.tasks, args.seed, Path(args.out))
+    except ValueError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    print(f"{args.out}: arena-synth {manifest.split}, {manifest.tasks} tasks (seed {args.seed})")
+    return 0
+
+
+def _cmd_train_scorer(args: argparse.Namespace) -> int:
+    from darkguard.training.arena_scorer import train_from_split
+
+    out = Path(args.out) if args.out else None
+    weights = train_from_split(Path(args.dev), out, l2=args.l2, steps=args.steps)
+    print(json.dumps(weights.meta, indent=1, sort_keys=True))
+    return 0
+
+
 def add_parser(sub) -> None:
     """The `arena` command group."""
     from darkguard.registry import DEFENSES, STACK
@@ -160,6 +181,23 @@ def add_parser(sub) -> None:
     p.add_argument("--screenshots", action="store_true", help="observations carry screenshots")
     p.add_argument("--step-timeout", type=float, default=10.0, help="seconds before a step hangs")
     p.set_defaults(func=_cmd_run)
+    p = cmds.add_parser("synth", help="generate an arena-synth split (sites and task files)")
+    p.add_argument("--split", required=True, choices=["dev", "eval"])
+    p.add_argument("--tasks", type=int, default=200, help="tasks: dark tasks and clean twins")
+    p.add_argument("--seed", type=int, default=42)
+    p.add_argument("--out", required=True, help="the split's folder (rewritten)")
+    p.set_defaults(func=_cmd_synth)
+    p = cmds.add_parser(
+        "train-scorer",
+        help="train the offline agent's element scorer on a dev split's clean twins",
+    )
+    p.add_argument("--dev", required=True, help="a generated arena-synth dev split")
+    p.add_argument("--out", default=None, help="weights file (default: the one the agent reads)")
+    p.add_argument(
+        "--l2", type=float, default=None, help="L2 (default: chosen on a held-out fifth)"
+    )
+    p.add_argument("--steps", type=int, default=400, help="gradient steps")
+    p.set_defaults(func=_cmd_train_scorer)
     p = cmds.add_parser("serve", help="serve an app (or a site folder) on 127.0.0.1 to browse")
     group = p.add_mutually_exclusive_group()
     group.add_argument("--app", help="one built-in app (default: all)")

@@ -31,6 +31,7 @@ from darkguard.config.sections import (
     AidsOverride,
     AidsParams,
     ArenaEvalParams,
+    ArenaSynthParams,
     BaseParams,
     BuildModelsParams,
     ByProfile,
@@ -251,6 +252,10 @@ class Config:
         return self._section("arena_eval")
 
     @property
+    def arena_synth(self) -> ArenaSynthParams:
+        return self._section("arena_synth")
+
+    @property
     def veer_eval(self) -> VeerEvalParams:
         return self._section("veer_eval")
 
@@ -309,6 +314,7 @@ __all__ = [
     "AidsOverride",
     "AidsParams",
     "ArenaEvalParams",
+    "ArenaSynthParams",
     "BaseParams",
     "BuildModelsParams",
     "Composition",

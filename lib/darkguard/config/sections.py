@@ -447,6 +447,18 @@ class ArenaEvalParams(Params):
     gallery_screenshots: bool  # one episode per condition again, with screenshots, for the figure
 
 
+class ArenaSynthParams(Params):
+    """`arena_synth`: the generated deceptive sites (dev to develop on, eval to report) and the
+    base agent with no defense on them (agent, browsers and step timeout: `arena_eval`'s)."""
+
+    seed: Annotated[int, BASE_SEED]
+    dev_tasks: Annotated[int, Field(ge=16)]  # tasks of the dev split (pairs of dark + clean twin)
+    eval_tasks: Annotated[int, Field(ge=16)]  # tasks of the eval split
+    out_dir: str  # where both splits are written (generated, git-ignored)
+    sets: list[Literal["dev", "eval", "held_out"]]  # No-Defense runs of the stage
+    scorer_check: list[Literal["dev", "eval"]]  # splits the element scorer is measured on
+
+
 def _names(allowed: tuple[str, ...]):
     def check(values: list[str]) -> list[str]:
         unknown = [v for v in values if v not in allowed]
@@ -500,6 +512,7 @@ SECTIONS: dict[str, type[Params]] = {
     "guard_eval": GuardEvalParams,
     "ablations": AblationsParams,
     "arena_eval": ArenaEvalParams,
+    "arena_synth": ArenaSynthParams,
     "veer_eval": VeerEvalParams,
     "veer_ablations": VeerAblationsParams,
 }

@@ -34,9 +34,9 @@ NOTEBOOKS = {
     "guard_eval": "05_guard_eval",
     "ablations": "06_ablations",
     "arena_eval": "07_arena",
-    "veer_eval": "08_veer",
-    "veer_ablations": "09_veer_ablations",
-    "report": "10_report",
+    "veer_eval": "09_veer",
+    "veer_ablations": "10_veer_ablations",
+    "report": "11_report",
 }
 
 OUTPUTS = [

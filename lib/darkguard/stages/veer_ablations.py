@@ -1,4 +1,4 @@
-"""The `veer_ablations` stage (notebook 09): Veer's variants on TrickyArena-Single (Veer §4.4,
+"""The `veer_ablations` stage (notebook 10): Veer's variants on TrickyArena-Single (Veer §4.4,
 Tables 18-19): w/o state intervention (turn the proposal back, change nothing), reactive
 intervention (one corrective step at a time), w/o temporal evidence, one-step intervention (one
 corrective action, no verification). Full Veer's episodes are those of `veer_eval` (one

@@ -1,4 +1,4 @@
-"""The `veer_eval` stage (notebook 08): every defense beside No-Defense on the arena's sets (Veer
+"""The `veer_eval` stage (notebook 09): every defense beside No-Defense on the arena's sets (Veer
 §4.2-4.3, App. D-E: Tables 1-3, 11-17, Figure 3), the base agent, seed, browsers and step
 timeout of `arena_eval` (whose No-Defense journals it shares); Table 3/17's further
 agent-model configurations (No-Defense and Veer each); the held-out site family, written without

@@ -31,7 +31,9 @@ from dataclasses import replace
 from darkguard.agents import Rejection
 from darkguard.agents.web.answering import AnsweringMixin
 from darkguard.agents.web.booking import BookingMixin
+from darkguard.agents.web.element_scorer import ElementScorer
 from darkguard.agents.web.forms import FormsMixin
+from darkguard.agents.web.generic import GenericMixin
 from darkguard.agents.web.goal import Avoid, Plan, parse_goal, parse_warnings
 from darkguard.agents.web.grounding import Grounder, overlap
 from darkguard.agents.web.listing import ListingMixin
@@ -57,7 +59,13 @@ from darkguard.envs.arena.observation import NOT_RUN, Element, PageObservation
 
 
 class OfflineWebAgent(
-    ShoppingMixin, BookingMixin, FormsMixin, AnsweringMixin, ListingMixin, NavigationMixin
+    ShoppingMixin,
+    BookingMixin,
+    FormsMixin,
+    AnsweringMixin,
+    ListingMixin,
+    NavigationMixin,
+    GenericMixin,
 ):
     """The generic scripted web agent (see the module docstring): the core loop, dialogs and
     bookkeeping here; the task-kind handlers, listed things and navigation in the mixins."""
@@ -76,6 +84,7 @@ class OfflineWebAgent(
         self.warned = parse_warnings(self.warnings)
         self.avoid = self.warned
         self.grounder = Grounder(embeddings)
+        self.scorer = ElementScorer(self.grounder)
         self.reset("", "")
 
     # -- episode ------------------------------------------------------------------------------
@@ -238,6 +247,11 @@ class OfflineWebAgent(
         if act is not None:
             return act
         if self.committed and self.plan.kind not in ("buy", "signup"):
+            if self._page_done(obs) or obs.text == self.before_commit:
+                return self._note("stop: committed, nothing left", Stop(self._final()))
+            act = self._generic(obs, scope)  # a confirmation step, a form after the commit
+            if act is not None:
+                return act
             return self._note("stop: committed, nothing left", Stop(self._final()))
         act = self._navigate(obs)
         if act is not None:

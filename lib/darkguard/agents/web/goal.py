@@ -1,5 +1,5 @@
 """The goal, parsed into a plan: a kind (buy, answer, cancel, book, settings, signup, collect,
-browse) with slots, by regular expressions and keywords over the user's words only.
+download, browse) with slots, by regular expressions and keywords over the user's words only.
 
 Nothing here knows a site: the slots are phrases of the goal (the item, what to find, where to
 look, what to switch off) that the policy later grounds on whatever page it meets.
@@ -68,7 +68,9 @@ PERSON = re.compile(r"\b(?:Dr|Doctor|Mr|Ms|Mrs|Prof)\.?\s+[A-Z][\w'-]+(?:\s+[A-Z
 
 KIND_PATTERNS: tuple[tuple[str, str], ...] = (
     ("settings", r"\b(?:turn|switch|toggle)\s+off\b|\bdisable\b|\bdeactivate\b|\bopt\s+out\b|"
-                 r"\bstop\s+sharing\b|\b(?:turn|switch)\s+on\b|\benable\b"),
+                 r"\bstop\s+(?!at\b|by\b|in\b)\w+|\b(?:turn|switch)\s+on\b|\benable\b|"
+                 r"\b(?:change|set|update)\b.*\bto\b"),
+    ("download", r"\bdownload\b"),
     ("cancel", r"\bcancel\b"),
     ("answer", r"^\s*(?:what|which|when|who|whom|how|where|is|are|does|did)\b|\?\s*$"),
     ("signup", r"\b(?:subscribe|sign\s+up|signup|join|register|upgrade)\b|"
@@ -91,8 +93,7 @@ ANSWER_TYPES: tuple[tuple[str, str], ...] = (
     ("name", r"\bwho\b|\bwhich\s+(?:doctor|author|artist|person|physician|reporter|writer)\b|"
              r"\bauthor\b|\bdoctor\b|\bphysician\b|\bartist\b|\bwriter\b|\bname\b|\bwrote\b"),
     ("number", r"\bhow\s+(?:many|much|long|old)\b|\bprice\b|\bcost\b|\bnumber\b|\btotal\b|"
-               r"\blevel\b|\bcount\b|\bamount\b|\bvalue\b|\bresult\b|\bweight\b|\bdose\b|"
-               r"\bcholesterol\b|\bpressure\b|\bglucose\b"),
+               r"\blevel\b|\bcount\b|\bamount\b|\bvalue\b|\bresult\b|\bweight\b|\bdose\b"),
 )  # fmt: skip
 TOPIC = re.compile(
     r"\b(?:find|read|open|look\s+at|go\s+to|check|visit)\s+(?:the\s+|a\s+|an\s+)?(?:[a-z]+\s+)?"
@@ -131,7 +132,7 @@ TRAILING = re.compile(
 class Plan:
     """What the goal asks for, as slots the policy grounds on pages."""
 
-    kind: str  # buy | answer | cancel | book | settings | signup | collect | browse
+    kind: str  # buy | answer | cancel | book | settings | signup | collect | download | browse
     goal: str
     item: str = ""  # the product, the thing to find, the appointment, the plan
     attribute: str = ""  # answer tasks: the asked attribute ("rating", "total cholesterol")

@@ -147,6 +147,10 @@ class NavigationMixin:
         if self.plan.kind == "answer" and self.best is not None:
             self.answer = self.best.value
             return self._note("answer: best so far", write_answer(obs, self.answer))
+        if not (self.committed and self._page_done(obs)):
+            act = self._generic(obs, scope)
+            if act is not None:
+                return act
         if self.backs < 2 and obs.step > 0:
             self.backs += 1
             return self._note("back", Back())
