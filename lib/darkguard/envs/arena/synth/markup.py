@@ -379,6 +379,7 @@ button.huge,a.huge{{background:#2ec27e;color:#fff;border:0;padding:16px 40px;fon
 .overlay{{position:fixed;inset:0;background:rgba(0,0,0,.45);z-index:10;display:flex;
  align-items:center;justify-content:center}}
 .dialog{{background:#fff;padding:22px;max-width:420px;border-radius:6px}}
+.dialog a{{display:inline-block;margin:4px 6px}}
 footer{{max-width:760px;margin:0 auto 30px;color:#666;font-size:13px}}
 </style></head>
 <body>
