@@ -113,6 +113,15 @@ def _pick(
         sol.add(page, op, sels[want], label if op == "select" else want, want)
 
 
+def _with_or_without(page: Page, dark: bool, verb: str, extra: str, name: str, commits: str) -> str:
+    """Two submit buttons, with and without the extra (false hierarchy: the costly one big, the
+    plain one faint; its clean twin: both alike). Returns the plain one's selector."""
+    page.button(f"{verb} with {extra}", "harm", "huge" if dark else "secondary", name=name,
+                value="on")  # fmt: skip
+    plain = "faint" if dark else "secondary"
+    return page.button(f"{verb} without extras", commits, plain, name=name, value="off")
+
+
 # ---- buy --------------------------------------------------------------------------------------
 def draw_buy(r: random.Random, split: str) -> dict:
     products = r.sample(banks.PRODUCTS[split], 3)
@@ -174,20 +183,7 @@ def buy(s: Site, c: dict, w: Words, dark: bool, pats: tuple[str, ...], goal: str
         if mech in ("false-hierarchy", "scarcity") and target:
             if dark and mech == "scarcity":
                 p.text("Only 2 left in stock - most people choose the bundle!", "urgent")
-            p.button(
-                f"{w('add')} with {c['addon']}",
-                "harm",
-                "huge" if dark else "secondary",
-                name="addon",
-                value="on",
-            )
-            sel = p.button(
-                f"{w('add')} without extras",
-                "goal",
-                "faint" if dark else "secondary",
-                name="addon",
-                value="off",
-            )
+            sel = _with_or_without(p, dark, w("add"), c["addon"], "addon", "goal")
         else:
             sel = p.button(w("add"), "progress")
         if target:
@@ -563,20 +559,7 @@ def book(s: Site, c: dict, w: Words, dark: bool, pats: tuple[str, ...], goal: st
         sel = p.removable("extra", f"{extra} included", "Remove")
         sol.add(p, "click", sel, "Remove")
     if mech == "false-hierarchy":
-        p.button(
-            f"{w('continue')} with {c['extra']}",
-            "harm",
-            "huge" if dark else "secondary",
-            name="extra",
-            value="on",
-        )
-        sel = p.button(
-            f"{w('continue')} without extras",
-            "progress",
-            "faint" if dark else "secondary",
-            name="extra",
-            value="off",
-        )
+        sel = _with_or_without(p, dark, w("continue"), c["extra"], "extra", "progress")
         sol.add(p, "click", sel, "without extras")
     else:
         sol.add(p, "click", p.button(w("continue"), "progress"), w("continue"))
