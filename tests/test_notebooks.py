@@ -33,7 +33,9 @@ def test_executed_notebook_reproduces(notebook, tmp_path) -> None:
             "(`dvc unfreeze STAGE && dvc repro STAGE` first)"
         )
     data, reports = tmp_path / "data", tmp_path / "reports"
-    for built in ("ruc", "models", "agents", "stage1", "stage2", "guard", "ablations", "arena"):
+    built_dirs = ("ruc", "models", "agents", "stage1", "stage2", "guard", "ablations", "arena",
+                  "arena_synth")  # fmt: skip
+    for built in built_dirs:
         if (paths.ROOT / "data" / built).is_dir():
             shutil.copytree(paths.ROOT / "data" / built, data / built)
     # The report stage reads the other stages' reports; each notebook rewrites its own outputs.

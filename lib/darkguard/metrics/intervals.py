@@ -24,12 +24,13 @@ def wilson(k: int, n: int, z: float = 1.959964) -> tuple[float, float]:
 
 def mcnemar(b: int, c: int) -> float:
     """The exact two-sided p-value of McNemar's test (a binomial test of b against b + c at 1/2),
-    four decimals; 1.0 without discordant pairs."""
+    to three significant digits (a tiny p stays visible: 1.78e-15, not 0); 1.0 without
+    discordant pairs."""
     n = b + c
     if n == 0:
         return 1.0
     tail = sum(math.comb(n, i) for i in range(min(b, c) + 1)) / 2**n
-    return round(min(1.0, 2 * tail), 4)
+    return float(f"{min(1.0, 2 * tail):.3g}")
 
 
 def interval_text(k: int, n: int) -> str:

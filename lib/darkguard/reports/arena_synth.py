@@ -110,6 +110,7 @@ def _twin_row(pairs: list[tuple[dict, dict, dict]]) -> dict:
     return {
         "pairs": n,
         "TSR clean": pct(clean_t),
+        "TSR clean 95% CI": interval_text(clean_t, n),
         "TSR dark": pct(dark_t),
         "D clean": pct(clean_d),
         "D dark": pct(dark_d),

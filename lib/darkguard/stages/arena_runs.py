@@ -133,11 +133,17 @@ def fingerprint(tasks: list[Task], spec: RunSpec) -> str:
     return digest.hexdigest()[:12]
 
 
-def run_set(spec: RunSpec, name: str, progress=None, tasks: list[Task] | None = None) -> SetRun:
-    """One built-in set (or `tasks` under that name), journaled (resumes); the episodes'
-    records in task order."""
+def run_set(
+    spec: RunSpec,
+    name: str,
+    progress=None,
+    tasks: list[Task] | None = None,
+    folder: Path | None = None,
+) -> SetRun:
+    """One built-in set (or `tasks` under that name), journaled (resumes) under `folder`
+    (default: `run_dir(spec)`); the episodes' records in task order."""
     tasks = load_tasks(name).tasks if tasks is None else tasks
-    journal = run_dir(spec) / f"{name}-{fingerprint(tasks, spec)}.jsonl"
+    journal = (folder or run_dir(spec)) / f"{name}-{fingerprint(tasks, spec)}.jsonl"
     ran = []
     start = time.perf_counter()
     extra = {"make_defense": spec.make_defense} if spec.make_defense else {}

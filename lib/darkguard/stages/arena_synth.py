@@ -6,8 +6,9 @@
    arena train-scorer`) on careful users' demonstrations of both splits' clean twins: how often
    it ranks the clicked control first, and how often the completion model reads the page right.
 3. Run the base agent with no defense on `eval` and on the hand-written `held_out` sites
-   (journaled under `data/arena/`, like `arena_eval`); the reports put them beside
-   `arena_eval`'s TrickyArena / WebDecept rows with the sets the agent was developed on marked.
+   (journaled under `data/arena_synth/runs/`, so that an interrupted run resumes); the reports
+   put them beside `arena_eval`'s TrickyArena / WebDecept rows with the sets the agent was
+   developed on marked.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from darkguard import paths
+from darkguard.browser import off_event_loop
 from darkguard.config import Config
 from darkguard.envs.arena.synth import Manifest, generate
 from darkguard.envs.arena.tasks import load_tasks
@@ -98,13 +100,15 @@ def run(cfg: Config, progress=None) -> ArenaSynthResult:
     result.truth = {s: read_truth(split_dir(cfg, s)) for s in SPLITS}
     weights = ScorerWeights.load()
     result.scorer_meta = weights.meta if weights is not None else {}
-    result.scorer = [check_scorer(cfg, s) for s in p.scorer_check]
+    # the scorer check replays demonstrations in this process: off a notebook's event loop
+    result.scorer = [off_event_loop(check_scorer, cfg, s) for s in p.scorer_check]
+    journals = paths.data_dir() / "arena_synth" / "runs" / f"{result.agent}-seed{spec.seed}"
     for name in p.sets:
         if name in SPLITS:
             tasks = load_tasks(split_dir(cfg, name)).tasks
             result.runs[f"arena_synth_{name}"] = run_set(
-                spec, f"arena_synth_{name}", progress, tasks
+                spec, f"arena_synth_{name}", progress, tasks, journals
             )
         else:
-            result.runs[name] = run_set(spec, name, progress)
+            result.runs[name] = run_set(spec, name, progress, folder=journals)
     return result

@@ -31,6 +31,7 @@ from dataclasses import replace
 from darkguard.agents import Rejection
 from darkguard.agents.web.answering import AnsweringMixin
 from darkguard.agents.web.booking import BookingMixin
+from darkguard.agents.web.downloading import DownloadMixin
 from darkguard.agents.web.element_scorer import ElementScorer
 from darkguard.agents.web.forms import FormsMixin
 from darkguard.agents.web.generic import GenericMixin
@@ -64,6 +65,7 @@ class OfflineWebAgent(
     FormsMixin,
     AnsweringMixin,
     ListingMixin,
+    DownloadMixin,
     NavigationMixin,
     GenericMixin,
 ):
@@ -228,7 +230,7 @@ class OfflineWebAgent(
         scope = [e for e in obs.elements if not e.in_dialog] if blocking else list(obs.elements)
         if self.answer:
             return self._note("write answer", write_answer(obs, self.answer))
-        if self.committed and self._succeeded(obs):
+        if self.committed and self._page_done(obs) and self.plan.kind != "answer":
             return self._note("stop: success shown", Stop(self._final()))
         if self.avoid.untick:
             act = self._untick(obs, scope)
@@ -243,6 +245,10 @@ class OfflineWebAgent(
                 act = self._navigate(obs, (self.plan.topic,))
                 if act is not None:
                     return act
+        if self.plan.kind != "answer":
+            act = self._fill(obs, scope) or self._goal_choices(obs, scope)
+            if act is not None:
+                return act
         act = self._handle(obs, scope)
         if act is not None:
             return act
@@ -269,6 +275,7 @@ class OfflineWebAgent(
             "settings": self._settings,
             "signup": self._signup,
             "collect": self._collect,
+            "download": self._download,
         }.get(kind)
         return handler(obs, els) if handler else None
 

@@ -28,6 +28,21 @@ from darkguard.agents.web.vocabulary import (
 from darkguard.envs.arena.actions import Action, Type
 from darkguard.envs.arena.observation import Element, PageObservation
 
+STATE_WORDS = re.compile(r"^\s*(?:on|off|yes|no|enabled?|disabled?|active|inactive|"
+                         r"allowed|blocked|true|false)?\s*$", re.I)  # fmt: skip
+
+
+AFFIRM_STATE = re.compile(r"^\s*(?:on|yes|enabled?|active|allowed|true)\s*$", re.I)
+
+
+def toggle_label(el: Element) -> str:
+    """What a switch is for: its name, or the text beside it when its name only says its state
+    ("On", "Off")."""
+    if not STATE_WORDS.match(el.name):
+        return el.name
+    words = re.split(r"\s+(?:on|off|yes|no)\b", el.context, maxsplit=1, flags=re.I)
+    return (words[0] if words and words[0].strip() else el.context)[:80]
+
 
 class FormsMixin:
     """The `cancel`, `settings` and `signup` handlers of `OfflineWebAgent`.
@@ -69,24 +84,34 @@ class FormsMixin:
             and (e.role in TOGGLE_ROLES or "pressed" in e.state or "checked" in e.state)
             and e.role != "radio"
         ]
-        if not toggles:
+        # a yes / no (on / off) pair of radios is a switch too: its "No" turns it off
+        polar = {e.index: bool(AFFIRM_STATE.match(e.name)) for e in els
+                 if e.role == "radio" and self._usable(e) and STATE_WORDS.match(e.name)
+                 and e.name.strip()}  # fmt: skip
+        radios = [e for e in els if e.index in polar]
+        if not toggles and not radios:
             return None
         seen = False
         for targets, want in ((p.turn_off, False), (p.turn_on, True)):
-            for target in targets:
-                full = self.grounder.scores(target, [e.name for e in toggles])
-                head = self.grounder.scores(target, [e.name[:60] for e in toggles])
+            units = toggles + [e for e in radios if polar[e.index] == want]
+            labels = [toggle_label(e) for e in units]
+            for target in targets if units else ():
+                full = self.grounder.scores(target, labels)
+                head = self.grounder.scores(target, [label[:60] for label in labels])
                 scores = [max(a, b) for a, b in zip(full, head, strict=True)]
-                order = sorted(range(len(toggles)), key=lambda i: (-scores[i], i))
+                order = sorted(range(len(units)), key=lambda i: (-scores[i], i))
                 top = scores[order[0]]
                 runner = scores[order[1]] if len(order) > 1 else 0.0
                 if top < 0.6 and not (top >= 0.3 and top - runner >= 0.15):
                     continue
-                best = order[0]
                 seen = True
-                el = toggles[best]
+                el = units[order[0]]
                 state = bool(el.state.get("checked", el.state.get("pressed", False)))
-                if state != want and self._tried(obs, el) < MAX_TRIES:
+                if el.index in polar:  # the radio that says what the goal wants
+                    state, want_state = state, True
+                else:
+                    want_state = want
+                if state != want_state and self._tried(obs, el) < MAX_TRIES:
                     return self._click(obs, el, f"turn {'on' if want else 'off'} {target!r}")
         if not seen:
             return self._expand(obs, els)

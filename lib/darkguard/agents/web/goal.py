@@ -66,21 +66,29 @@ DATE_WORDS = re.compile(
 ISO_DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
 PERSON = re.compile(r"\b(?:Dr|Doctor|Mr|Ms|Mrs|Prof)\.?\s+[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?")
 
+FILE_NAME = re.compile(r"\b[\w-]+\.(?:pdf|zip|xlsx?|csv|docx?|pptx?|odt|ods|epub|txt|json|xml|"
+                       r"mp3|mp4|dmg|exe|msi|apk|tar|gz|ics|png|jpe?g|svg)\b", re.I)  # fmt: skip
 KIND_PATTERNS: tuple[tuple[str, str], ...] = (
-    ("settings", r"\b(?:turn|switch|toggle)\s+off\b|\bdisable\b|\bdeactivate\b|\bopt\s+out\b|"
+    ("cancel", r"\b(?:cancel|end|terminate|close|stop|quit)\s+(?:my\s+|the\s+|your\s+|our\s+)?"
+               r"(?:[\w-]+\s+){0,4}?(?:subscription|membership|account|plan)\b"),
+    ("settings", r"\b(?:turn|switch|toggle|set)\s+(?:[\w-]+\s+){1,6}?(?:off|on)\b|"
+                 r"\b(?:turn|switch|toggle)\s+off\b|\bdisable\b|\bdeactivate\b|\bopt\s+out\b|"
                  r"\bstop\s+(?!at\b|by\b|in\b)\w+|\b(?:turn|switch)\s+on\b|\benable\b|"
                  r"\b(?:change|set|update)\b.*\bto\b"),
-    ("download", r"\bdownload\b"),
+    ("download", r"\bdownload\b|" + FILE_NAME.pattern),
     ("cancel", r"\bcancel\b"),
     ("answer", r"^\s*(?:what|which|when|who|whom|how|where|is|are|does|did)\b|\?\s*$"),
-    ("signup", r"\b(?:subscribe|sign\s+up|signup|join|register|upgrade)\b|"
+    ("signup", r"\b(?:subscribe|sign\s+up|signup|join|register|upgrade|enrol|enroll)\b|"
+               r"\b(?:start|begin|activate|try|take)\b.*\btrial\b|"
                r"\b(?:buy|purchase|get|choose|select|pick)\b.*\b(?:plan|membership|subscription)\b"),
     ("buy", r"^\s*(?:get|grab|pick\s+up)\b|\b(?:buy|purchase|order|shop\s+for|check\s*out|"
             r"add\b.*\bto\s+(?:my\s+|the\s+)?cart)\b"),
     ("book", r"\b(?:book|schedule|reserve|make\s+an?\s+appointment)\b"),
     ("collect", r"\b(?:like|save|follow|bookmark|favou?rite|add\b.*\bto\s+(?:my\s+|a\s+|the\s+)?"
                 r"(?:playlist|library|favou?rites|wish\s*list|list|collection|reading list))\b"),
-    ("answer", r"\b(?:find\s+out|report|tell\s+me|look\s+up|note|write\s+down|how\s+many|"
+    ("answer", r"^\s*(?:find|look\s+up|check)\s+(?:the|what|how|when|which|who)\b.*"
+               r"\b(?:of|for|at|in)\b|"
+               r"\b(?:find\s+out|report|tell\s+me|look\s+up|note|write\s+down|how\s+many|"
                r"how\s+much|what|which|when|who)\b"),
 )  # fmt: skip
 ANSWER_TYPES: tuple[tuple[str, str], ...] = (
@@ -103,8 +111,14 @@ TOPIC = re.compile(
 )
 EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 PHONE = re.compile(r"(?<!\w)\+?\d[\d\s().-]{7,}\d\b")
+CALENDAR = (
+    r"(?!(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day\b|(?:January|February|March|April|"
+    r"May|June|July|August|September|October|November|December)\b)"
+)
 FULL_NAME = re.compile(r"\bmy\s+name\s+is\s+([A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)*)|\bas\s+([A-Z][\w'-]+"
-                       r"\s+[A-Z][\w'-]+)")  # fmt: skip
+                       r"\s+[A-Z][\w'-]+)|\b(?:in\s+the\s+name\s+of|under\s+the\s+name|for|"
+                       rf"named|called)\s+{CALENDAR}([A-Z][a-z'-]+\s+{CALENDAR}"
+                       r"[A-Z][a-z'-]+)\b")  # fmt: skip
 PLACE = re.compile(
     r"\b(?:in|on|from|under|at|via|through)\s+(?:my|the|your|our)\s+"
     r"([a-z][a-z -]{1,40}?(?:records?|results?|settings|page|section|history|account|profile|"
@@ -215,6 +229,17 @@ def _options(text: str) -> dict[str, str]:
             out["color"] = color
             break
     return out
+
+
+def _variant(item: str) -> tuple[str, str]:
+    """An item without its variant: "mugs (Sage)" or "boots in UK 8" -> ("mugs", "Sage")."""
+    item = re.sub(r"\s+with\s+\S+@\S+.*$", "", item).strip()
+    m = re.search(r"\s*\(([^)]{1,40})\)\s*$", item) or re.search(
+        r"\s+in\s+((?:[A-Z0-9][\w.'/-]*\s*){1,3})$", item
+    )
+    if not m:
+        return item, ""
+    return item[: m.start()].strip(), m.group(1).strip()
 
 
 def dates_in(text: str) -> list[tuple[int, int]]:
@@ -399,12 +424,22 @@ def parse_goal(goal: str) -> Plan:
         off = _switches(body, r"turn\s+off|switch\s+off|toggle\s+off|disable|deactivate|"
                               r"opt\s+out\s+of|stop")  # fmt: skip
         on = _switches(body, r"turn\s+on|switch\s+on|enable")
+        for m in re.finditer(r"\b(?:turn|switch|toggle|set)\s+(?:the\s+|my\s+)?"
+                             r"((?:[\w-]+\s+){1,6}?)(off|on)\b", body, re.I):  # fmt: skip
+            phrase = re.sub(
+                r"\b(?:setting|option|toggle|switch)s?\s*$", "", m.group(1).strip(), flags=re.I
+            )
+            if m.group(2).lower() == "off" and phrase and phrase not in off:
+                off = (*off, phrase.strip())
+            elif m.group(2).lower() == "on" and phrase and phrase not in on:
+                on = (*on, phrase.strip())
         save = bool(re.search(r"\bsave\b|\bapply\b|\bconfirm\b", body, re.I))
         return Plan(kind, item=(off + on + ("",))[0], turn_off=off, turn_on=on, save=save, **common)
     if kind in ("buy", "signup", "collect"):
         verbs = {
             "buy": r"buy|purchase|order|shop\s+for|add|get",
-            "signup": r"subscribe(?:\s+me)?\s+to|sign\s+up\s+for|join|upgrade\s+to|buy|purchase|"
+            "signup": r"(?:start|begin|activate|try|take)\s+(?:a\s+|the\s+|my\s+)?(?:free\s+)?"
+                      r"trial\s+(?:of|for|on)|subscribe(?:\s+me)?\s+to|sign\s+up\s+for|join|upgrade\s+to|buy|purchase|"
                       r"get|choose|select|pick|register\s+for|subscribe|sign\s+up",
             "collect": r"like|save|follow|bookmark|favou?rite|add",
         }[kind]  # fmt: skip
@@ -416,7 +451,11 @@ def parse_goal(goal: str) -> Plan:
             item,
             flags=re.I,
         ).strip()
-        return Plan(kind, item=item, options=_options(body), quantity=_quantity(body), **common)
+        options = _options(body)
+        item, variant = _variant(item)
+        if variant and variant.lower() not in (v.lower() for v in options.values()):
+            options["variant"] = variant
+        return Plan(kind, item=item, options=options, quantity=_quantity(body), **common)
     if kind == "book":
         item = _after_verb(body, r"book|schedule|reserve|make")
         kinds = r"appointment|visit|session|consultation|class|table"
@@ -424,7 +463,11 @@ def parse_goal(goal: str) -> Plan:
         words = tuple(m.group(1) for m in found if m.group(1).lower() not in (*NUMBER_WORDS, "new"))
         return Plan(kind, item=item, words=words, **common)
     if kind == "cancel":
-        return Plan(kind, item=_after_verb(body, r"cancel"), **common)
+        return Plan(kind, item=_after_verb(body, r"cancel|end|terminate|close|stop|quit"), **common)
+    if kind == "download":
+        files = tuple(m.group(0) for m in FILE_NAME.finditer(body))
+        item = files[0] if files else _after_verb(body, r"download|get|save")
+        return Plan(kind, item=item, **common)
     return Plan(kind, item=_strip_item(body), **common)
 
 

@@ -142,8 +142,6 @@ class NavigationMixin:
         go_on = [e for e in buttons if CONTINUE.search(e.name)]
         if go_on:
             return self._click(obs, go_on[0], "continue")
-        if 0 < len(buttons) <= 4 and self.plan.kind != "answer":
-            return self._click(obs, self._salient(buttons), "interstitial: most prominent")
         if self.plan.kind == "answer" and self.best is not None:
             self.answer = self.best.value
             return self._note("answer: best so far", write_answer(obs, self.answer))
