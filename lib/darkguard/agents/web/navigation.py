@@ -1,8 +1,8 @@
 """Navigation: where the agent goes when a page offers nothing for the goal, and its fallback.
 
 Links and buttons are scored against the plan's phrases (`grounding`); a search box gets the
-goal's queries, most specific first; with nothing to follow: "Continue" / "Next", the most
-prominent of a few buttons (an interstitial), going back, or stopping.
+goal's queries, most specific first; with nothing to follow: "Continue" / "Next", the control
+the element scorer ranks first for the goal (`generic`), going back, or stopping.
 """
 
 from __future__ import annotations
