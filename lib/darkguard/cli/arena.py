@@ -88,6 +88,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
         step_timeout_s=args.step_timeout,
         make_defense=make_defense,
         pool=Pool(args.workers, args.executor, args.ray_address),
+        tapes=Path(args.tapes) if args.tapes else None,
     )
     seconds = time.perf_counter() - start
     scores = score(records, expected)
@@ -176,6 +177,11 @@ def add_parser(sub) -> None:
     )
     p.add_argument("--out", help="write N, DPSR, TSR, STC, counts and episode records as JSON")
     p.add_argument("--journal", help="resumable episode journal (JSONL)")
+    p.add_argument(
+        "--tapes",
+        help="folder of recorded pages: episodes on a path played before read them (pages that "
+        "depend only on the actions taken, as the built-in apps' do)",
+    )
     p.add_argument("--limit", type=int, help="only the first N tasks")
     p.add_argument("--seed", type=int, default=42)
     p.add_argument("--screenshots", action="store_true", help="observations carry screenshots")

@@ -445,6 +445,9 @@ class ArenaEvalParams(Params):
     step_timeout_s: float  # a step slower than this is a hung page: the episode ends, recorded
     workers: int  # browsers run side by side (episodes split between them, results identical)
     gallery_screenshots: bool  # one episode per condition again, with screenshots, for the figure
+    # read recorded pages while an episode follows a path played before (envs.arena.replay):
+    # the same records, less browser time; false: every episode live
+    replay: bool = True
 
 
 class ArenaSynthParams(Params):

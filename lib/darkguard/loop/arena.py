@@ -31,6 +31,7 @@ from darkguard.defenses import Defense, NoDefense, Verdict
 from darkguard.envs.arena.actions import Action, describe
 from darkguard.envs.arena.env import ArenaEnv, PageObservation
 from darkguard.envs.arena.predicates import selectors_of
+from darkguard.envs.arena.replay import ReplayEnv
 from darkguard.envs.arena.server import Served
 from darkguard.envs.arena.tasks import Task
 from darkguard.journal import Journal
@@ -49,6 +50,7 @@ class Runner:
     step_timeout_s: float = 10.0
     defense_actions: int = 8  # internal actions of the defense per episode (Veer paper C.3)
     reviews_per_step: int = 5  # proposals a defense may turn back before the step is lost
+    tapes: Path | None = None  # recorded pages to replay (`envs.arena.replay`); None: all live
 
 
 def _group_key(task: Task) -> str:
@@ -56,8 +58,8 @@ def _group_key(task: Task) -> str:
 
 
 @contextmanager
-def serving(tasks: list[Task]) -> Iterator[dict[str, str]]:
-    """Serve every group of `tasks` on 127.0.0.1: {group key: origin}."""
+def serving(tasks: list[Task]) -> Iterator[dict[str, tuple[str, str]]]:
+    """Serve every group of `tasks` on 127.0.0.1: {group key: (origin, second origin or "")}."""
     servers: dict[str, Served] = {}
     try:
         for task in tasks:
@@ -65,7 +67,7 @@ def serving(tasks: list[Task]) -> Iterator[dict[str, str]]:
             if key not in servers:
                 served = Served(site=task.site) if task.site is not None else Served()
                 servers[key] = served.__enter__()
-        yield {k: s.origin for k, s in servers.items()}
+        yield {k: (s.origin, s.partner_origin or "") for k, s in servers.items()}
     finally:
         for served in servers.values():
             served.__exit__(None, None, None)
@@ -166,6 +168,7 @@ def run_tasks(
     make_defense: Callable[[], Defense] = NoDefense,
     defense_actions: int = 8,
     pool: Pool | None = None,
+    tapes: Path | None = None,
 ) -> list[dict]:
     """Every task's record, in task order; resumes from `journal_path` when given.
 
@@ -174,8 +177,12 @@ def run_tasks(
     must then be picklable, e.g. classes or partials). Processes of this machine use the servers
     of this process; Ray actors serve the apps themselves, on their own machine's loopback.
     Episodes are independent (fresh tab, fresh server state, agent and defense reset per task),
-    so the records do not depend on how they were split."""
-    runner = Runner(make_agent, make_defense, screenshots, step_timeout_s, defense_actions)
+    so the records do not depend on how they were split. `tapes`: a folder of recorded pages
+    (`envs.arena.replay`): episodes read them while they follow recorded paths (the same
+    records, less browser time)."""
+    runner = Runner(
+        make_agent, make_defense, screenshots, step_timeout_s, defense_actions, tapes=tapes
+    )
     pool = pool or Pool(workers=workers)
     journal = Journal(journal_path) if journal_path else None
     done = journal.done if journal else {}
@@ -218,30 +225,36 @@ class ArenaWorker:
     itself when it is given no origins (a Ray actor on another machine)."""
 
     def __init__(
-        self, runner: Runner, origins: dict[str, str] | None, watch: dict[str, set[str]]
+        self,
+        runner: Runner,
+        origins: dict[str, tuple[str, str]] | None,
+        watch: dict[str, set[str]],
     ) -> None:
         self.runner, self.origins, self.watch = runner, origins, watch
         self.agent, self.defense = runner.make_agent(), runner.make_defense()
         self.served: dict[str, Served] = {}
         self.key: str | None = None
-        self.env: ArenaEnv | None = None
+        self.env: ArenaEnv | ReplayEnv | None = None
 
-    def env_for(self, task: Task) -> ArenaEnv:
+    def env_for(self, task: Task) -> ArenaEnv | ReplayEnv:
         key = _group_key(task)
         if key != self.key or self.env is None:
             self._close_env()
-            origin = self.origins[key] if self.origins else self._serve(task, key)
+            origins = self.origins[key] if self.origins else self._serve(task, key)
             runner = self.runner
             watch = self.watch.get(key, set())
-            self.env = ArenaEnv(origin, runner.screenshots, runner.step_timeout_s, watch)
+            live = ArenaEnv(origins[0], runner.screenshots, runner.step_timeout_s, watch)
+            tapes = runner.tapes
+            self.env = ReplayEnv(live, tapes, runner.step_timeout_s, origins) if tapes else live
             self.key = key
         return self.env
 
-    def _serve(self, task: Task, key: str) -> str:
+    def _serve(self, task: Task, key: str) -> tuple[str, str]:
         if key not in self.served:
             served = Served(site=task.site) if task.site is not None else Served()
             self.served[key] = served.__enter__()
-        return self.served[key].origin
+        served = self.served[key]
+        return served.origin, served.partner_origin or ""
 
     def _close_env(self) -> None:
         if self.env is not None:
@@ -258,7 +271,9 @@ def _run_one(worker: ArenaWorker, task: Task) -> dict:
     return _run_with_retry(worker.env_for(task), worker.agent, worker.defense, task, worker.runner)
 
 
-def _run_with_retry(env: ArenaEnv, agent: Agent, defense, task: Task, runner: Runner) -> dict:
+def _run_with_retry(
+    env: ArenaEnv | ReplayEnv, agent: Agent, defense, task: Task, runner: Runner
+) -> dict:
     """A crashed browser costs one rerun of the episode in a fresh browser, then a failure."""
     for attempt in (1, 2):
         try:

@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import contextlib
 import multiprocessing
+import os
+import threading
 import traceback
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -108,9 +110,34 @@ class WorkerError(RuntimeError):
 # result unsendable and the run waiting for ever. Here a dead worker only closes its own pipe.
 
 
-def _process_worker(make_state, work, conn) -> None:
+def _end_with_caller(lifeline) -> None:
+    """Wait on the caller's end of `lifeline`, which it never writes: when the caller is gone
+    (killed, however) end every process this worker started (its browsers), then the worker."""
+    with contextlib.suppress(EOFError, OSError):
+        lifeline.recv()
+    end_descendants()
+    os._exit(1)
+
+
+def end_descendants() -> None:
+    """Kill every process this one started, and theirs (a browser's renderers, a driver)."""
+    import psutil
+
+    children = psutil.Process().children(recursive=True)
+    for child in children:
+        with contextlib.suppress(psutil.Error):
+            child.kill()
+    psutil.wait_procs(children, timeout=5)
+
+
+def _process_worker(make_state, work, conn, lifeline, environ: dict[str, str], cwd: str) -> None:
     import torch
 
+    threading.Thread(target=_end_with_caller, args=(lifeline,), daemon=True).start()
+    # the caller's environment and folder now (a fork server's are those of when it started)
+    os.environ.clear()
+    os.environ.update(environ)
+    os.chdir(cwd)
     torch.set_num_threads(1)  # one core per worker; the same arithmetic in every worker
     try:
         state = make_state()
@@ -130,16 +157,37 @@ def _process_worker(make_state, work, conn) -> None:
         _close(state)
 
 
+# what every worker imports, loaded once in the fork server: workers forked from it start in a
+# second instead of importing them again (about ten seconds each on two busy cores)
+PRELOAD = ("torch", "transformers", "sentence_transformers", "playwright.sync_api")
+
+
+def _context():
+    """Fork-server processes (the server imports `PRELOAD` once per run of this program; nothing
+    else is inherited: no threads, no open files; each worker takes the caller's environment
+    variables and folder of the moment), else spawned ones."""
+    if "forkserver" not in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("spawn")
+    ctx = multiprocessing.get_context("forkserver")
+    ctx.set_forkserver_preload(list(PRELOAD))
+    return ctx
+
+
 def _run_processes(make_state, work, units, workers: int, deliver: Deliver) -> list[int]:
-    ctx = multiprocessing.get_context("spawn")
+    ctx = _context()
     queue = list(enumerate(units))[::-1]  # popped from the end: unit 0 first
     procs, busy = {}, {}  # pipe -> its process; pipe -> the index of the unit it is running
+    lifelines: list = []  # closed (or gone with this process): the workers end themselves
     for _ in range(min(workers, len(units))):
         conn, child = ctx.Pipe()
-        proc = ctx.Process(target=_process_worker, args=(make_state, work, child), daemon=True)
+        alive, lifeline = ctx.Pipe(duplex=False)  # the worker's end reads EOF when we are gone
+        args = (make_state, work, child, alive, dict(os.environ), os.getcwd())
+        proc = ctx.Process(target=_process_worker, args=args, daemon=True)
         proc.start()
         child.close()  # the worker's end lives in the worker only: its death reads as EOF here
+        alive.close()
         procs[conn] = proc
+        lifelines.append(lifeline)
     left: list[int] = []
     finished = False
 
@@ -174,11 +222,16 @@ def _run_processes(make_state, work, units, workers: int, deliver: Deliver) -> l
         left += [index for index, _ in queue]  # every worker died before taking them
         finished = True
     finally:
-        for conn, proc in procs.items():  # done: let them close their states; failed: stop them
-            proc.join(timeout=30 if finished else 0)
+        if not finished:  # failed or interrupted: each worker ends its browsers and itself
+            for lifeline in lifelines:
+                lifeline.close()
+        for conn, proc in procs.items():  # done: let them close their states
+            proc.join(timeout=30 if finished else 10)
             if proc.is_alive():
                 proc.terminate()
             conn.close()
+        for lifeline in lifelines:
+            lifeline.close()
     return sorted(left)
 
 

@@ -29,6 +29,7 @@ from darkguard.stages.arena_runs import (
     make_web_agent,
     run_dir,
     run_sets,
+    tapes_dir,
 )
 
 # The params.yaml keys the stage reads (dvc.yaml lists them as its `params`).
@@ -45,7 +46,14 @@ class ArenaEvalResult:
 def no_defense_spec(cfg: Config) -> RunSpec:
     """The base agent alone, as `arena_eval` runs it (and `veer_eval` reuses its journals)."""
     p = cfg.arena_eval
-    return RunSpec(p.agent, p.seed, p.step_timeout_s, p.workers, parallel=cfg.parallel)
+    return RunSpec(
+        p.agent,
+        p.seed,
+        p.step_timeout_s,
+        p.workers,
+        parallel=cfg.parallel,
+        tapes=tapes_dir(p.replay),
+    )
 
 
 def stage_dir(cfg: Config) -> Path:

@@ -86,6 +86,7 @@ class RunSpec:
     defense_options: str = ""  # e.g. the reasoner's spec (fingerprint)
     defense_actions: int = 8
     screenshots: bool = False
+    tapes: Path | None = None  # recorded pages (`envs.arena.replay`); None: every episode live
 
 
 @dataclass
@@ -107,6 +108,11 @@ class MethodRuns:
     agent: str
     defense: str
     runs: dict[str, SetRun] = field(default_factory=dict)
+
+
+def tapes_dir(replay: bool) -> Path | None:
+    """Where the arena's recorded pages live (shared by every stage and method), or None."""
+    return paths.data_dir() / "arena_tapes" if replay else None
 
 
 def run_dir(spec: RunSpec) -> Path:
@@ -156,6 +162,7 @@ def run_set(
         pool=pool_of(spec.workers, spec.parallel),
         progress=lambda r: (ran.append(r), progress and progress(r)),
         defense_actions=spec.defense_actions,
+        tapes=spec.tapes,
         **extra,
     )
     timing_file = journal.with_suffix(".timing.json")

@@ -35,6 +35,7 @@ from darkguard.stages.arena_runs import (
     run_dir,
     run_set,
     run_sets,
+    tapes_dir,
 )
 
 # The params.yaml keys the stage reads (dvc.yaml lists them as its `params`).
@@ -100,6 +101,7 @@ def method_spec(cfg: Config, method: str, agent: str | dict | None = None) -> Ru
         defense_options=options.describe(method) + _files_digest(method, options),
         defense_actions=v.defense_actions,
         screenshots=registry.screenshots(method),
+        tapes=tapes_dir(a.replay),
     )
 
 
@@ -184,7 +186,7 @@ def trace_intervention(cfg: Config, runs: MethodRuns) -> dict:
     runner = Runner(lambda: agent, screenshots=True, step_timeout_s=spec.step_timeout_s)
     with serving([task]) as origins:
         watch = selectors_of(task.success, task.deception).events
-        env = ArenaEnv(next(iter(origins.values())), True, spec.step_timeout_s, watch)
+        env = ArenaEnv(next(iter(origins.values()))[0], True, spec.step_timeout_s, watch)
         try:
             record = run_episode(env, agent, task, defense, runner)
         finally:
