@@ -1,5 +1,6 @@
 """Benchmark the arena on this machine: No-Defense episodes per second, steps per second, and
-where an episode's time goes (reset, the agent's decisions, the browser's steps).
+where an episode's time goes (with one browser: the tab's reset and first page, the actions, the
+settling after each, reading the page, judging the outcome, the agent's decisions).
 
     .venv/bin/python benchmarks/bench_arena.py [--tasks trickyarena_single] [--limit N]
         [--workers 1 2] [--executor processes|ray]
@@ -44,6 +45,48 @@ class TimedAgent:
             self.calls += 1
 
 
+PHASES = {  # ArenaEnv's methods, timed in this process (reset includes its first page's reading)
+    "reset": "reset",
+    "act": "_act",
+    "settle": "_settle",
+    "observe": "observe",
+    "outcome": "outcome",
+}
+
+
+class PhaseTimer:
+    """Times ArenaEnv's methods while installed (one browser, in this process)."""
+
+    def __init__(self) -> None:
+        from darkguard.envs.arena.env import ArenaEnv
+
+        self.seconds = dict.fromkeys(PHASES, 0.0)
+        self._originals = {name: getattr(ArenaEnv, method) for name, method in PHASES.items()}
+        self._depth = 0
+        for name, method in PHASES.items():
+            setattr(ArenaEnv, method, self._timed(name, self._originals[name]))
+
+    def _timed(self, name: str, method):
+        @functools.wraps(method)
+        def timed(*args, **kwargs):
+            start, outer = time.perf_counter(), self._depth == 0
+            self._depth += 1
+            try:
+                return method(*args, **kwargs)
+            finally:
+                self._depth -= 1
+                if outer:  # a method called inside another counts for the outer one
+                    self.seconds[name] += time.perf_counter() - start
+
+        return timed
+
+    def remove(self) -> None:
+        from darkguard.envs.arena.env import ArenaEnv
+
+        for name, method in PHASES.items():
+            setattr(ArenaEnv, method, self._originals[name])
+
+
 def main() -> None:
     from darkguard.config import load_config
     from darkguard.envs.arena.tasks import load_tasks
@@ -65,8 +108,13 @@ def main() -> None:
         pool = Pool(workers, args.executor if workers > 1 else "processes")
         timed = TimedAgent(make_web_agent(p.agent, p.seed)) if workers == 1 else None
         make = (lambda t=timed: t) if timed else functools.partial(make_web_agent, p.agent, p.seed)
+        phases = PhaseTimer() if workers == 1 else None
         start = time.perf_counter()
-        records = run_tasks(tasks, make, step_timeout_s=p.step_timeout_s, pool=pool)
+        try:
+            records = run_tasks(tasks, make, step_timeout_s=p.step_timeout_s, pool=pool)
+        finally:
+            if phases:
+                phases.remove()
         seconds = time.perf_counter() - start
         steps = sum(r["steps"] for r in records)
         result = {
@@ -83,6 +131,12 @@ def main() -> None:
         if timed:
             result["agent_s_per_decision"] = round(timed.seconds / max(1, timed.calls), 4)
             result["agent_share"] = round(timed.seconds / seconds, 3)
+            result["agent_ms_per_episode"] = round(1000 * timed.seconds / len(records), 1)
+        if phases:
+            result["phase_shares"] = {k: round(v / seconds, 3) for k, v in phases.seconds.items()}
+            result["phase_ms_per_episode"] = {
+                k: round(1000 * v / len(records), 1) for k, v in phases.seconds.items()
+            }
         same = [(r["T"], r["D"]) for r in records]
         result["same_outcomes_as_first_run"] = outcomes is None or same == outcomes
         outcomes = outcomes or same
@@ -112,6 +166,14 @@ def write_markdown(rows: list[dict]) -> None:
         "|" + "---|" * len(columns),
     ]
     lines += ["| " + " | ".join(str(r.get(c, "")) for c in columns) + " |" for r in rows]
+    for r in rows:
+        if "phase_ms_per_episode" in r:
+            lines += ["", "Where one browser's episode goes (ms per episode; `reset` wipes the tab "
+                      "and loads and reads the first page; the agent's decisions are what is "
+                      "left besides the loop's own bookkeeping):", ""]  # fmt: skip
+            parts = {**r["phase_ms_per_episode"], "agent": r["agent_ms_per_episode"]}
+            lines += ["| " + " | ".join(parts) + " |", "|" + "---|" * len(parts)]
+            lines += ["| " + " | ".join(str(v) for v in parts.values()) + " |"]
     out = ROOT / "benchmarks" / "results" / "arena_workers.md"
     out.write_text("\n".join(lines) + "\n")
     print(f"wrote {out.relative_to(ROOT)}")

@@ -13,7 +13,8 @@ recording what it sees for the runs to come. Only the time changes, never the ep
 runs the same methods with and without tapes and compares every record.
 
 A tape is keyed by the task (its goal, start, step budget and predicates; a site task's files),
-the environment's code and the step timeout, so a change to any of them starts a new tape.
+the environment's code, the browser's and Playwright's versions and the step timeout, so a change
+to any of them starts a new tape.
 A run that asks for screenshots reads only pages recorded with one (a page recorded without is
 played live once more and recorded with it).
 """
@@ -27,12 +28,15 @@ import gzip
 import hashlib
 import json
 import os
+import subprocess
 import tempfile
 from collections.abc import Sequence
 from functools import cache
+from importlib import metadata
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from darkguard.browser import chromium_path
 from darkguard.envs.arena.actions import Action, Stop, describe
 from darkguard.envs.arena.env import VIEWPORT, ArenaEnv, EpisodeOutcome, StepTimeout
 from darkguard.envs.arena.observation import Element, PageObservation
@@ -44,14 +48,25 @@ ROOT = "start"
 
 @cache
 def _code_digest() -> str:
-    """The environment's code: what a recorded page depends on besides the task."""
+    """The environment's code, the browser and Playwright: what a recorded page depends on
+    besides the task (an upgraded Chromium lays pages out anew)."""
     here = Path(__file__).resolve().parent
-    digest = hashlib.sha256()
+    digest = hashlib.sha256(_browser_version().encode())
     for f in sorted(here.rglob("*")):
         if f.suffix in {".py", ".js", ".html", ".css", ".json"} and f.name != "replay.py":
             digest.update(str(f.relative_to(here)).encode())
             digest.update(f.read_bytes())
     return digest.hexdigest()
+
+
+def _browser_version() -> str:
+    exe = chromium_path()
+    try:
+        found = subprocess.run([exe, "--version"], capture_output=True, text=True, timeout=30)
+        version = found.stdout.strip()
+    except (OSError, TypeError, subprocess.SubprocessError):
+        version = ""
+    return f"{exe} {version} playwright {metadata.version('playwright')}"
 
 
 def tape_key(task: Task, step_timeout_s: float) -> str:
