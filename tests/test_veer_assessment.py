@@ -82,8 +82,8 @@ def test_an_accept_all_creates_what_is_off_and_a_folded_dialog_is_uncertain() ->
     )
     verdict = judge("Buy the Bluff speaker.", dialog, 1)
     assert verdict.authorization == "UNAUTHORIZED"
-    assert [(c.evidence[0], c.trigger) for c in verdict.unauthorized][:1] == [
-        ("switch:Marketing cookies", "click")
+    assert ("switch:Marketing cookies", "click") in [
+        (c.evidence[0], c.trigger) for c in verdict.unauthorized
     ]
     saving = judge("Buy the Bluff speaker.", dialog, 3)
     assert saving.authorization == "UNCERTAIN"

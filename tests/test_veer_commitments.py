@@ -20,7 +20,7 @@ def control(name: str, on: bool | None = None, role: str = "button", context: st
         ("Activity tracking", "", "data_sharing"),
         ("Send me Riverside Rail offers", "", "marketing"),
         ("Analytics cookies", "", "consent"),
-        ("Yes, protect my trip", "", "add_on"),
+        ("Yes, insure my trip", "", "add_on"),
         ("Extended warranty (2 years)", "", "add_on"),
         ("Donate $5 to the reader fund", "", "payment"),
         ("Start my free trial", "", "subscription"),

@@ -31,6 +31,7 @@ from darkguard.defenses.veer.commitments import (
     material_kind,
     words,
 )
+from darkguard.defenses.veer.concepts import similarity
 from darkguard.defenses.veer.contracts import (
     Assessment,
     Authorization,
@@ -38,7 +39,7 @@ from darkguard.defenses.veer.contracts import (
     EvidenceRequest,
 )
 from darkguard.defenses.veer.prices import charged_more
-from darkguard.defenses.veer.state import Control, WebState
+from darkguard.defenses.veer.state import Control, TemporalEvidence, WebState
 from darkguard.envs.arena.actions import Action, Click, Select, Type
 
 STOP_WORDS = (
@@ -46,15 +47,18 @@ STOP_WORDS = (
     "yes no not do don't please all any more now"
 )
 STOP = frozenset(STOP_WORDS.split())
-# the outcome kinds an authorized terminal outcome of each kind may cover
+# the outcome kinds an authorized terminal outcome of each kind may cover (a cancellation covers
+# none: no task to end a subscription authorizes keeping or starting one)
 COVERS = {
     "purchase": {"purchase", "add_on", "payment"},
     "subscription": {"subscription", "marketing", "payment", "add_on"},
     "setting": {"data_sharing", "consent", "marketing", "setting"},
     "save": set(),
     "booking": {"booking"},
-    "cancellation": {"subscription"},
+    "cancellation": set(),
 }
+# the kind each outcome commits to itself: its own commit button may name nothing more specific
+PRIMARY = {"subscription": "subscription", "purchase": "purchase", "booking": "booking"}
 
 
 def content_words(text: str) -> set[str]:
@@ -68,13 +72,50 @@ TURN_OFF = re.compile(
 )
 # kinds the task must name in its own words (an add-on is never implied by buying its item)
 NAMED_ONLY = frozenset({"add_on", "payment", "consent", "data_sharing", "install"})
+# what the task declines: "without automatic renewal", "no extras", "it must not renew", "nothing
+# else"; each phrase runs to the end of its clause
+DECLINED = re.compile(
+    r"\b(?:without|no|not|never|nothing|don'?t|do\s+not|must\s+not)\b\s*([^,.;]*)", re.I
+)
+# a declined phrase that names no one thing declines every extra ("nothing else", "no extras")
+EVERY_EXTRA = re.compile(r"^(?:else|extras?|add-?ons?|anything\s+else|additional\b.*)\s*$", re.I)
+EXTRAS = frozenset({"add_on", "payment", "subscription", "marketing", "install"})
+DECLINED_COS = 0.5  # a commitment this close in meaning to a declined phrase is what it declines
+# words any commit button may say without naming what it commits ("Join now", "Start free trial")
+ACTION_TEXT = (
+    "join now start begin free trial sign get continue confirm subscribe buy order place pay "
+    "purchase book reserve complete submit yes okay try today"
+)
+ACTION_WORDS = frozenset(ACTION_TEXT.split())
+
+
+def declined(commitment: Commitment, task: str) -> bool:
+    """Whether the task's own words decline this commitment (a phrase after "without", "no",
+    "not", ... that names it by meaning, or "nothing else" / "no extras" for an extra)."""
+    for match in DECLINED.finditer(task):
+        phrase = match.group(1).strip()
+        if not phrase:
+            continue
+        if EVERY_EXTRA.match(phrase):
+            if commitment.kind in EXTRAS:
+                return True
+            continue
+        if kind_of(phrase) == commitment.kind and (
+            similarity(phrase, commitment.outcome) >= DECLINED_COS
+        ):
+            return True
+    return False
 
 
 def covered(commitment: Commitment, auth: Authorization) -> bool:
-    """Whether an authorized terminal outcome of the task names this commitment: a kind it may
-    cover, and either the task's own words for that kind (an add-on, a payment, a consent, data
-    sharing, an install must be named) or, for the rest, a content word of the outcome's cited
-    object among the commitment's words (what it says and the text around it)."""
+    """Whether an authorized terminal outcome of the task covers this commitment and the task
+    does not decline it: a kind the outcome may cover, and either the task's own words for that
+    kind (an add-on, a payment, a consent, data sharing, an install must be named, read by
+    meaning), a content word of the outcome's cited object among the commitment's words (what it
+    says and the text around it), or, for the outcome's own kind, a commit button that names
+    nothing but the action ("Join now")."""
+    if declined(commitment, auth.user_task):
+        return False
     said = content_words(commitment.outcome + " " + commitment.context)
     for entry in auth.authorized_terminal_outcomes:
         if commitment.kind not in COVERS.get(entry.kind, set()):
@@ -84,7 +125,10 @@ def covered(commitment: Commitment, auth: Authorization) -> bool:
         if commitment.kind in NAMED_ONLY:
             if kind_of(entry.task_evidence) == commitment.kind:
                 return True
-        elif said & content_words(entry.object):
+        elif said & content_words(entry.object) or (
+            PRIMARY.get(entry.kind) == commitment.kind
+            and not (content_words(commitment.outcome) - ACTION_WORDS)
+        ):
             return True
     return False
 
@@ -136,6 +180,27 @@ def extra_lines(state: WebState) -> list[Control]:
     ]
 
 
+def flipped_by_another(state: WebState, evidence: TemporalEvidence) -> list[Control]:
+    """Material toggles of this page that L_t saw switched on by an action that was not a click on
+    them (an earlier choice that turned them on, a script), and that are still active."""
+    released = ""
+    out: list[Control] = []
+    for entry in evidence.entries:
+        if entry.kind == "assessed":
+            released = entry.depends_on[0] if entry.depends_on else ""
+        elif entry.kind == "transition" and entry.depends_on and entry.depends_on[0] != released:
+            toggle = state.control(entry.depends_on[0])
+            if (
+                toggle is not None
+                and toggle.toggle
+                and material_kind(toggle)
+                and active(toggle)
+                and toggle not in out
+            ):
+                out.append(toggle)
+    return out
+
+
 def _commitment(
     control: Control, trigger: str, before: str, after: str, title: str = ""
 ) -> Commitment:
@@ -158,10 +223,12 @@ def assess(
     start_origin: str,
     seen_options: frozenset[str] = frozenset(),
     shown_prices: dict[str, float] | None = None,
+    evidence: TemporalEvidence | None = None,
 ) -> Assessment:
     """The offline P(a_t, S_t, A_u). `seen_options`: refs of folded sections already opened (an
     evidence request is made once per section); `shown_prices`: what product pages showed
-    earlier in the episode (temporal evidence)."""
+    earlier in the episode; `evidence`: L_t, whose transitions name material toggles switched on
+    by an earlier action that was not a click on them (charged to any click that follows)."""
     if not isinstance(action, Click | Select | Type):
         return Assessment((), "AUTHORIZED", action_semantic_effect="CONTEXT_ESTABLISHMENT")
     target = next((c for c in state.controls if c.index == action.index), None)
@@ -260,6 +327,15 @@ def assess(
             )
         )
         relation = "CREATES"
+    if evidence is not None:
+        for toggle in flipped_by_another(state, evidence):
+            if toggle.index != target.index and not any(
+                toggle.ref in c.evidence for c in predicted
+            ):
+                predicted.append(_commitment(toggle, "transition", "latent", "active"))
+                carried.append(toggle.ref)
+                if relation == "UNRELATED":
+                    relation = "CARRIES_TO_MATERIAL_BOUNDARY"
     unauthorized = tuple(c for c in predicted if not covered(c, auth))
     requests: tuple[EvidenceRequest, ...] = ()
     if crossing in ("SAVE", "ACCEPT", "DONE") and target.in_dialog and not unauthorized:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 
+from darkguard.defenses.veer.concepts import read_kind
 from darkguard.defenses.veer.state import Control
 
 
@@ -24,24 +25,9 @@ def _rx(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern, re.I)
 
 
-KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("data_sharing", _rx(r"\bshar(?:e|ing)\b.*\b(?:data|information|info|activity|health)\b|"
-                         r"\b(?:data|information)\b.*\bshar(?:e|ing)\b|\bpartners?\b|third[- ]part|"
-                         r"\bresearch\b|\bactivity tracking\b|\btrack(?:ing)?\b|\blocation\b|"
-                         r"\bsell my\b|\busage data\b|\bcollect(?:ed|s|ion|ing)?\b|"
-                         r"\bactivity\b|\bpersonali[sz]e\b")),
-    ("marketing", _rx(r"\bnewsletters?\b|\boffers?\b|\bpromotion|\bmarketing\b|\bdeals?\b|"
-                      r"\bsms\b|\btext messages\b|\bemail updates\b|\bpromotional\b")),
-    ("consent", _rx(r"\bcookies?\b|\bpersonali[sz]ed\b|\badvertis|\bads\b|\banalytics\b|"
-                    r"\bterms\b|\bconsent\b|\bprivacy polic")),
-    ("add_on", _rx(r"\binsurance\b|\bprotect(?:ion|ed)?\b|\bwarranty\b|\bcoverage\b|"
-                   r"\bcare plan\b|\bgift[- ]wrap|\bextended\b|\badd-?on\b|\bpriority\b")),
-    ("payment", _rx(r"\bdonat(?:e|ion)\b|\btip\b|\bround up\b|\bcharity\b")),
-    ("subscription", _rx(r"\bauto-?renew|\bsubscri(?:be|ption)\b|\brecurring\b|"
-                         r"\bmembership\b|\bfree trial\b|\btrial\b|\bpremium\b|\bbenefits\b|"
-                         r"\ball[- ]access\b")),
-    ("install", _rx(r"\binstall\b|\bhome screen\b|\bapp\b.*\b(?:get|download)\b")),
-)  # fmt: skip
+# a yes/no pair's negative answer, alone or after its question ("No", "Gift wrap: No")
+NO_ANSWER = _rx(r"(?:^|[:\-–]\s*)(?:no|none)\s*$")
+STATE_NAME = _rx(r"on|off|yes|enabled|disabled")
 NEGATION = _rx(r"^\s*(?:do\s+not|don'?t|never|no)\b")
 # a verb that restricts what follows: "Opt out of sharing" on means sharing off, and "Do not
 # limit sharing" (a double negative) on means sharing on
@@ -84,11 +70,13 @@ def words(control: Control) -> str:
 
 
 def kind_of(text: str) -> str:
-    """The first material kind whose words appear in `text` ("" when none)."""
-    for kind, pattern in KINDS:
-        if pattern.search(text):
-            return kind
-    return ""
+    """The material kind `text` stands for, read by meaning ("" when none; `concepts`)."""
+    return read_kind(text)
+
+
+def bare_state(control: Control) -> bool:
+    """A control whose name is only a state or an answer ("On", "Off", "Yes")."""
+    return bool(STATE_NAME.fullmatch((control.name or "").strip()))
 
 
 def bare_accept(control: Control) -> bool:
@@ -102,6 +90,10 @@ def material_kind(control: Control, with_context: bool = True, dialog: str = "")
     accept with what the dialog says (`dialog`, else the text around it)."""
     if control.toggle and control.disabled:
         return ""
+    if control.toggle and NO_ANSWER.search(words(control)):
+        return ""  # the "No" of a yes/no pair: choosing it declines
+    if control.toggle and bare_state(control):
+        return kind_of(control.context[:300])  # a switch named by its state: read around it
     kind = kind_of(words(control))
     if kind or not with_context:
         return kind

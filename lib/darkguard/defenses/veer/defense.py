@@ -78,12 +78,15 @@ class Veer(Passive):
             self.prices,
             None if self.variant == "wo_te" else self.evidence,
         )
-        if assessment.authorization == "AUTHORIZED":
-            self.evidence.add("assessed", f"released {type(action).__name__}", state)
-            return RELEASE
         proposal = next(
             (c for c in state.controls if c.index == getattr(action, "index", -1)), None
         )
+        if assessment.authorization == "AUTHORIZED":
+            # which control the released action touched: a toggle that changes after it was
+            # switched by this action, not by another (assessment.flipped_by_another)
+            touched = (proposal.ref,) if proposal is not None else ()
+            self.evidence.add("assessed", f"released {type(action).__name__}", state, touched)
+            return RELEASE
         if proposal is not None and proposal.in_dialog:
             # a dialog's folded options are seen before its accept is judged or corrected
             unseen = [c for c in folded_options(state, proposal) if c.ref not in self.opened]
@@ -158,7 +161,9 @@ class Veer(Passive):
         )
         trace.update(executed=run.done, mismatches=run.mismatches, replans=run.replans)
         after = browser.observe()
-        if self.variant == "reactive" or (run.ok and postconditions_hold(goal, ground(after))):
+        # Reactive returns after its one step without checking the postconditions, but only when
+        # the step was carried out: a failed execution ends the episode as in full Veer
+        if run.ok and (self.variant == "reactive" or postconditions_hold(goal, ground(after))):
             self.previous = ground(after)
             return Verdict("intervened", observation=after, trace=(trace,))
         return Verdict("terminate", "the safe state could not be established", trace=(trace,))

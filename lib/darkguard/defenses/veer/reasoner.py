@@ -73,8 +73,11 @@ class OfflineReasoner:
         shown_prices: dict[str, float] | None = None,
         evidence: TemporalEvidence | None = None,
     ) -> Assessment:
-        """The rules read the findings they need from `shown_prices`; `evidence` is not used."""
-        return assessment.assess(action, state, auth, start_origin, seen_options, shown_prices)
+        """The rules read prices shown earlier from `shown_prices` and toggles switched on by
+        another action from `evidence` (L_t; None in the `w/o temporal evidence` ablation)."""
+        return assessment.assess(
+            action, state, auth, start_origin, seen_options, shown_prices, evidence
+        )
 
     def objective(
         self, assessment: Assessment, state: WebState, proposal: Control, auth: Authorization

@@ -42,10 +42,16 @@ class Control:
         return self.on is not None
 
 
+STATE_WORDS = {"on": True, "off": False, "enabled": True, "disabled": False}
+
+
 def _on(el: Element) -> bool | None:
     for key in ("checked", "pressed", "selected"):
         if key in el.state:
             return bool(el.state[key])
+    # a clickable whose name is only its state ("On", "Off") is a switch showing that state
+    if el.role in ("button", "generic") and (el.name or el.text).strip().lower() in STATE_WORDS:
+        return STATE_WORDS[(el.name or el.text).strip().lower()]
     return None
 
 
