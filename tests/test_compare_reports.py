@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import subprocess
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
@@ -21,18 +22,17 @@ COMMITTED = [
 
 
 def last_digit_moved(text: str, step: int) -> str:
-    """Every figure written with six decimals or more (a threshold: the evaluator's float32
-    P(L=1) of one click) moved by `step` units of its last digit, as another run or CPU rounds
-    it; Markdown padding left as it falls. (Rates with fewer decimals are ratios of counts.)"""
+    """Every threshold figure (the evaluator's float32 P(L=1) of one click, written with six
+    decimals, five when the sixth is a dropped zero) moved by `step` units of 1e-6, as another
+    run or CPU rounds it; Markdown padding left as it falls. (Rates with fewer decimals are
+    ratios of counts.)"""
 
     def move(match: re.Match) -> str:
-        whole, frac = match.group(1), match.group(2)
-        value = int(whole.replace("-", "") + frac) + step
-        sign = "-" if whole.startswith("-") else ""
-        digits = str(max(value, 0)).rjust(len(frac) + 1, "0")
-        return f"{sign}{digits[: -len(frac)]}.{digits[-len(frac) :]}"
+        places = max(len(match.group(2)), 6)
+        value = Decimal(match.group(0)) + step * Decimal("1e-6")
+        return f"{max(value, Decimal(0)):.{places}f}"
 
-    return re.sub(r"(-?\d+)\.(\d{6,})", move, text)
+    return re.sub(r"(-?\d+)\.(\d{5,})", move, text)
 
 
 @pytest.mark.parametrize("name", COMMITTED)
