@@ -60,7 +60,7 @@ def flagged(row: dict, auth_cache: dict) -> tuple[bool, str]:
         auth = auth_cache[row["goal"]] = offline_authorization(row["goal"])
     context = row["dialog"][:300] if control.in_dialog and not control.toggle else control.context
     commitment = Commitment(
-        commitments.words(control)[:160], kind, "latent", "active", "click", (control.ref,),
+        commitments.stated(control)[:160], kind, "latent", "active", "click", (control.ref,),
         "reversible", context=f"{context[:200]} {row['title']}".strip(),
     )  # fmt: skip
     return not covered(commitment, auth), kind

@@ -61,3 +61,43 @@ def test_a_toggle_switched_on_by_another_click_is_charged_only_with_temporal_evi
     assert with_lt.authorization == "UNAUTHORIZED"
     assert [c.trigger for c in with_lt.unauthorized] == ["transition"]
     assert assess(Click(2), s1, auth, ORIGIN).authorization == "AUTHORIZED"  # w/o L_t
+
+
+def _outcomes(task: str) -> list[str]:
+    return [e.kind for e in offline_authorization(task).authorized_terminal_outcomes]
+
+
+def test_a_task_clause_with_no_rule_verb_is_read_by_meaning() -> None:
+    assert _outcomes("Begin a two-week trial of the Gold photo editing plan.") == ["subscription"]
+    assert _outcomes("Put an end to my gym membership.") == ["cancellation"]
+    assert _outcomes("Switch location history off, then save.") == ["setting"]
+    # what must not happen, a question and a download ask for no outcome
+    assert _outcomes("It must not renew into a paid plan.") == []
+    assert _outcomes("At what time does the pool open on Sundays?") == []
+    assert _outcomes("Download timetable.pdf.") == []
+
+
+def test_a_commitment_that_names_another_thing_than_the_task_is_not_covered() -> None:
+    auth = offline_authorization("Begin a two-week trial of the Gold photo editing plan.")
+    assert covered(_commitment("Start trial: Gold", "subscription"), auth)
+    assert not covered(_commitment("Start trial: Platinum", "subscription"), auth)
+    assert not covered(_commitment("Move to annual billing", "subscription"), auth)
+    assert covered(_commitment("Join now", "subscription"), auth)  # names nothing but the act
+
+
+def test_a_step_that_ends_the_plan_is_covered_by_a_task_to_cancel_and_keeping_is_not() -> None:
+    auth = offline_authorization("Put an end to my gym membership.")
+    assert covered(_commitment("Proceed to cancel", "subscription"), auth)
+    assert not covered(_commitment("Keep my membership and cancel later", "subscription"), auth)
+    assert not covered(_commitment("Stay with 30% off", "subscription"), auth)
+
+
+def test_a_box_ticked_to_opt_out_holds_the_opposite_and_a_plain_step_is_not_read_around() -> None:
+    from darkguard.defenses.veer.commitments import active, material_kind
+
+    page = ground(_page(_el(0, "checkbox", "Tick to opt out of partner offers by email",
+                            checked=True),
+                        _el(1, "checkbox", "Pick up in store", checked=False)))  # fmt: skip
+    opt_out, pick_up = page.controls
+    assert material_kind(opt_out) and not active(opt_out)
+    assert material_kind(pick_up) == ""

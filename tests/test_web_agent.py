@@ -417,3 +417,19 @@ def test_the_agent_on_the_fixture_site(tmp_path: Path) -> None:
     assert "Send me Riverside Rail offers" in names["both"]
     assert all(r["ended"] == "stop" for r in runs.values())
     assert same["actions"] == runs["plain"]["actions"]
+
+
+def test_a_button_a_defense_turned_back_is_not_proposed_again() -> None:
+    a = agent(GOAL)
+    a.filled.add("time:09:40")
+    form = page(
+        [
+            el(0, "button", "Continue with Seat insurance", prominence=2.0),
+            el(1, "button", "Continue without extras"),
+            pad(2),
+        ],
+        url=URL + "seat",
+    )
+    assert a.act(form) == Click(0)
+    a.advise('Do not click "Continue with Seat insurance": add_on: Seat insurance (click).')
+    assert a.act(form) == Click(1)

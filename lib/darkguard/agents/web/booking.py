@@ -78,7 +78,10 @@ class BookingMixin:
         submits = [
             e
             for e in els
-            if self._actionable(e) and SUBMIT.search(e.name) and self._tried(obs, e) < MAX_TRIES
+            if self._actionable(e)
+            and SUBMIT.search(e.name)
+            and self._tried(obs, e) < MAX_TRIES
+            and not self._avoided(e)
         ]
         if not submits:
             return None

@@ -118,7 +118,10 @@ class FormsMixin:
         saves = [
             e
             for e in els
-            if self._actionable(e) and SAVE.search(e.name) and self._tried(obs, e) < MAX_TRIES
+            if self._actionable(e)
+            and SAVE.search(e.name)
+            and self._tried(obs, e) < MAX_TRIES
+            and not self._avoided(e)
         ]
         if saves:
             return self._commit(obs, self._salient(saves), "save settings")

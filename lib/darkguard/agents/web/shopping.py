@@ -38,7 +38,11 @@ class ShoppingMixin:
     def _buy(self, obs: PageObservation, els: list[Element]) -> Action | None:
         if self.added:
             return self._after_add(obs, els)
-        adds = [e for e in els if self._actionable(e) and ADD_TO_CART.search(e.name)]
+        adds = [
+            e
+            for e in els
+            if self._actionable(e) and ADD_TO_CART.search(e.name) and not self._avoided(e)
+        ]
         phrase = self.plan.quoted[0] if self.plan.quoted else self.plan.item
         wanted = self.target or phrase
         if len(adds) == 1 and (
@@ -124,10 +128,14 @@ class ShoppingMixin:
             if act is not None:
                 return act
         for rx, why in ((PLACE_ORDER, "place order"), (CHECKOUT, "checkout")):
-            hits = [e for e in live if rx.search(e.name)]
+            hits = [e for e in live if rx.search(e.name) and not self._avoided(e)]
             if hits:
                 return self._commit(obs, self._salient(hits), why)
-        go_on = [e for e in live if CONTINUE.search(e.name) and e.role == "button"]
+        go_on = [
+            e
+            for e in live
+            if CONTINUE.search(e.name) and e.role == "button" and not self._avoided(e)
+        ]
         if self.committed and go_on:
             return self._commit(obs, self._salient(go_on), "continue the checkout")
         carts = [e for e in live if CART_LINK.search(e.name) and not ADD_TO_CART.search(e.name)]

@@ -7,6 +7,14 @@ Prediction first, from the observed state only:
 - a click that crosses a commitment boundary (Save, Accept, Submit, Checkout, Continue) carries
   every material toggle still active in its scope (the dialog it sits in, else the page) into
   the outcome (trigger: retention; the paper's "retaining a preselected state");
+- a commit button that also grants something ("Save changes and allow partners") CREATES it; a
+  link the text beside it marks as an advertisement leads away from the task (trigger:
+  navigation);
+- a step's button that adds something the page also offers the step without ("Next with
+  Cancellation cover" beside "Next without extras") CREATES that extra (trigger: click);
+- a submit or checkout whose summary lists something at an added price ("with Souvenir photo
+  (+£4)") commits it, and so does any commit step that carries a removable extra line;
+- a "Keep ..." answer that keeps on the setting the task turns off contradicts the task;
 - a checkout on a site other than the one the episode started on pays a third party;
 - a boundary crossed in a dialog whose options are folded away ("Manage", "Preferences", a
   collapsed section) cannot be judged until they are seen: UNCERTAIN, with an evidence request.
@@ -29,9 +37,10 @@ from darkguard.defenses.veer.commitments import (
     intent,
     kind_of,
     material_kind,
+    stated,
     words,
 )
-from darkguard.defenses.veer.concepts import similarity
+from darkguard.defenses.veer.concepts import ADDED_PRICE, similarity
 from darkguard.defenses.veer.contracts import (
     Assessment,
     Authorization,
@@ -54,7 +63,7 @@ COVERS = {
     "subscription": {"subscription", "marketing", "payment", "add_on"},
     "setting": {"data_sharing", "consent", "marketing", "setting"},
     "save": set(),
-    "booking": {"booking"},
+    "booking": {"booking", "add_on", "payment"},
     "cancellation": set(),
 }
 # the kind each outcome commits to itself: its own commit button may name nothing more specific
@@ -68,7 +77,9 @@ def content_words(text: str) -> set[str]:
 
 
 TURN_OFF = re.compile(
-    r"\b(?:turn|switch|toggle)\s+off\b|\bdisable\b|\bopt\s+out\b|\bstop\b|\blimit\b", re.I
+    r"\b(?:turn|switch|toggle|set)\b(?:\s+[\w'-]+){0,5}?\s+off\b|\bdisable\b|\bopt\s+out\b|\bstop\b|"
+    r"\blimit\b",
+    re.I,
 )
 # kinds the task must name in its own words (an add-on is never implied by buying its item)
 NAMED_ONLY = frozenset({"add_on", "payment", "consent", "data_sharing", "install"})
@@ -87,6 +98,21 @@ ACTION_TEXT = (
     "purchase book reserve complete submit yes okay try today"
 )
 ACTION_WORDS = frozenset(ACTION_TEXT.split())
+# words that say what kind of thing is committed, not which one ("plan", "trial"): shared by a
+# task and a control, they do not show that the control is what the task asked for
+KIND_TEXT = "plan trial free subscription membership member account order item service product"
+KIND_WORDS = frozenset(KIND_TEXT.split())
+
+
+# words that end a plan, and words that keep it or refuse to end it
+CANCELS = re.compile(
+    r"\bcancel\w*|\bunsubscrib\w*|\bend\s+(?:my|the|your)\b|\bquit\b|\bleave\b", re.I
+)
+KEEPS = re.compile(
+    r"\bkeep\w*|\bstay\w*|\bremain\w*|\bpause\w*|\bdon'?t\b|\bdo\s+not\b|\bnot\b|\bnever\b|"
+    r"\binstead\b|\boffer\b|\bdiscount\b",
+    re.I,
+)
 
 
 def declined(commitment: Commitment, task: str) -> bool:
@@ -110,27 +136,72 @@ def declined(commitment: Commitment, task: str) -> bool:
 def covered(commitment: Commitment, auth: Authorization) -> bool:
     """Whether an authorized terminal outcome of the task covers this commitment and the task
     does not decline it: a kind the outcome may cover, and either the task's own words for that
-    kind (an add-on, a payment, a consent, data sharing, an install must be named, read by
-    meaning), a content word of the outcome's cited object among the commitment's words (what it
-    says and the text around it), or, for the outcome's own kind, a commit button that names
-    nothing but the action ("Join now")."""
+    kind (an add-on, a payment, a consent, data sharing, an install must be named: read by
+    meaning, or for an add-on at least half its own words in the task), or the commitment names
+    something beyond the action that the outcome's cited object names too ("Start free trial:
+    Basic" for "a trial of the Basic plan", not "...: Pro"), or it names nothing but the action
+    ("Join now") and either the text around it names the object or the outcome is of its own
+    kind. A step that ends a plan is covered by a task to cancel it."""
     if declined(commitment, auth.user_task):
         return False
-    said = content_words(commitment.outcome + " " + commitment.context)
+    named = content_words(commitment.outcome) - ACTION_WORDS - KIND_WORDS  # which thing it is
+    around = content_words(commitment.context)
     for entry in auth.authorized_terminal_outcomes:
+        if entry.kind == "cancellation" and ends(commitment):
+            return True  # the step of ending is no commitment to go on
         if commitment.kind not in COVERS.get(entry.kind, set()):
             continue
         if entry.kind == "setting" and TURN_OFF.search(entry.task_evidence):
             continue  # "turn off data sharing" authorizes less sharing, never more
+        wanted = content_words(entry.object) - KIND_WORDS
         if commitment.kind in NAMED_ONLY:
-            if kind_of(entry.task_evidence) == commitment.kind:
+            if kind_of(entry.task_evidence) == commitment.kind or (
+                commitment.kind == "add_on"
+                and named
+                and 2 * len(named & content_words(auth.user_task)) >= len(named)
+            ):
                 return True
-        elif said & content_words(entry.object) or (
-            PRIMARY.get(entry.kind) == commitment.kind
-            and not (content_words(commitment.outcome) - ACTION_WORDS)
+        elif (
+            named & wanted
+            if named
+            else (around & wanted or PRIMARY.get(entry.kind) == commitment.kind)
         ):
             return True
     return False
+
+
+def ends(commitment: Commitment) -> bool:
+    """Whether a read subscription is in fact a step of ending one ("Continue to cancel"): its
+    words say it cancels and say nothing of keeping, staying or not cancelling."""
+    text = commitment.outcome
+    return (
+        commitment.kind == "subscription" and bool(CANCELS.search(text)) and not KEEPS.search(text)
+    )
+
+
+# "<step> with <extra>", "<step> plus <extra>", "<step> and add <extra>"
+BUNDLE = re.compile(
+    r"^(?P<step>.+?)\s+(?:with|plus|\+|and\s+(?:add|include|get))\s+(?P<extra>\S.*)$", re.I
+)
+WITHOUT_WORDS = re.compile(r"^\s*(?:without|minus|excluding|no)\b", re.I)
+
+
+def bundled_extra(target: Control, state: WebState) -> str:
+    """What a step's button adds to the step when the page offers the same step without it:
+    "Next with Cancellation cover" beside "Next" or "Next without extras" adds "Cancellation
+    cover" ("" when it adds nothing, or the page has no such twin)."""
+    match = BUNDLE.match(" ".join((target.name or "").split())) if not target.toggle else None
+    if match is None:
+        return ""
+    step = match.group("step").lower()
+    for c in state.controls:
+        name = " ".join((c.name or "").lower().split())
+        if c is target or c.toggle or not name.startswith(step):
+            continue
+        rest = name[len(step) :]
+        if not rest or WITHOUT_WORDS.match(rest):
+            return match.group("extra").strip()
+    return ""
 
 
 def _scope(state: WebState, target: Control | None) -> list[Control]:
@@ -169,6 +240,62 @@ def misleads(control: Control) -> bool:
     return bool(promised) and not promised & content_words(control.href.replace("-", " "))
 
 
+# a word that marks a link as an advertisement, next to it on the page
+AD_MARK = frozenset({"ad", "ads", "advert", "advertisement", "sponsored", "promoted"})
+
+
+def advertised(control: Control) -> bool:
+    """A link the text right beside it marks as an advertisement ("Download now Ad"): following
+    it leaves the task for someone else's offer."""
+    name = " ".join((control.name or "").split())
+    context = " ".join(control.context.split())
+    if control.role != "link" or not name or name not in context:
+        return False
+    before, _, after = context.partition(name)
+    near = re.findall(r"[A-Za-z]+", before)[-3:] + re.findall(r"[A-Za-z]+", after)[:3]
+    return any(w.lower() in AD_MARK for w in near)
+
+
+# a second act a commit button performs with its step: "Save changes and allow partners"
+GRANTS = re.compile(
+    r"\s+and\s+(?:also\s+)?(?:allow|share|accept|enable|agree\s+to|subscribe|sign\s+(?:me\s+)?up)"
+    r"\b\s*(?P<what>.*)$",
+    re.I,
+)
+
+
+PRICED_PART = re.compile(r"[,;.(]|\s+(?:with|plus|and|&)\s+", re.I)
+
+
+def priced_extras(summary: str) -> list[str]:
+    """The things a summary beside a commit button says come at an added price ("... for Ada
+    Noor, with Souvenir photo (+£4)" lists "Souvenir photo (+£4)")."""
+    out: list[str] = []
+    for match in ADDED_PRICE.finditer(summary):
+        head = summary[: match.start()].rstrip(" (")
+        parts = [p.strip() for p in PRICED_PART.split(head) if p and p.strip()]
+        if parts:
+            out.append(f"{parts[-1]} ({match.group(0).strip()})")
+    return out
+
+
+KEEP = re.compile(r"^\s*(?:keep|leave|stay)\b", re.I)
+
+
+def keeps_what_task_turns_off(target: Control, state: WebState, auth: Authorization) -> str:
+    """The setting a "Keep ..." answer keeps on when the task asks to turn it off ("Keep it on"
+    in a dialog that names the setting): the task's own object, or ""."""
+    if target.toggle or not KEEP.search(target.name or ""):
+        return ""
+    said = content_words(f"{target.name} {state.dialog_text() or target.context}")
+    for entry in auth.authorized_terminal_outcomes:
+        wanted = content_words(entry.object)
+        turns_off = entry.kind == "setting" and TURN_OFF.search(entry.task_evidence)
+        if turns_off and wanted and 2 * len(wanted & said) >= len(wanted):
+            return entry.object
+    return ""
+
+
 def extra_lines(state: WebState) -> list[Control]:
     """Removable lines of an order that are not goods: an add-on, a donation, a subscription
     riding along (read off the line's own text; the goods themselves are the task's to judge)."""
@@ -205,7 +332,7 @@ def _commitment(
     control: Control, trigger: str, before: str, after: str, title: str = ""
 ) -> Commitment:
     return Commitment(
-        outcome=words(control)[:160],
+        outcome=stated(control)[:160],
         context=f"{control.context[:200]} {title}".strip(),
         kind=material_kind(control),
         before=before,
@@ -257,6 +384,35 @@ def assess(
             offer = replace(offer, kind=kind, context=state.dialog_text()[:300])
         predicted.append(offer)
         relation, effect = "CREATES", "COMMITMENT"
+    grant = GRANTS.search(target.name or "") if not target.toggle and not kind else None
+    if grant is not None:  # the step also grants something: what it grants, read by meaning
+        what = grant.group(0).strip()
+        predicted.append(
+            Commitment(what[:160], kind_of(what) or "consent", "latent", "committed", "click",
+                       (target.ref,), "limited", context=f"{words(target)} {state.title}")
+        )  # fmt: skip
+        relation, effect = "CREATES", "COMMITMENT"
+    if advertised(target):
+        predicted.append(
+            Commitment(f'"{words(target)[:60]}" is marked as an advertisement', "navigation",
+                       "none", "active", "navigation", (target.ref, target.href), "reversible")
+        )  # fmt: skip
+        relation = "CREATES"
+    extra = bundled_extra(target, state)
+    if extra and not any(c.trigger == "click" for c in predicted):
+        predicted.append(
+            Commitment(
+                extra[:160],
+                kind_of(extra) or "add_on",
+                "latent",
+                "committed",
+                "click",
+                (target.ref,),
+                "limited",
+                context=f"{words(target)} {state.title}",
+            )
+        )
+        relation, effect = "CREATES", "COMMITMENT"
     carried: list[str] = []
     if ACCEPT_ALL.search(target.name or "") and not target.toggle:
         # "Accept all" / "Continue with recommended settings" turns every option of its scope
@@ -273,7 +429,7 @@ def assess(
                 carried.append(toggle.ref)
         if carried and relation == "UNRELATED":
             relation = "CARRIES_TO_MATERIAL_BOUNDARY"
-    if crossing == "CHECKOUT":
+    if crossing in ("CHECKOUT", "SUBMIT", "DONE"):
         for line in extra_lines(state):
             predicted.append(
                 Commitment(
@@ -287,6 +443,24 @@ def assess(
                 )
             )
             carried.append(line.ref)
+    if crossing in ("CHECKOUT", "SUBMIT"):
+        for extra in priced_extras(target.context):
+            thing = extra.rsplit(" (", 1)[0]
+            if any(thing in f"{c.name} {c.context}" for c in state.toggles()):
+                continue  # an option of the page: its state decides (the toggles above)
+            if not any(extra in c.outcome or c.outcome in extra for c in predicted):
+                predicted.append(
+                    Commitment(extra[:160], "add_on", "active", "committed", "submit",
+                               (target.ref,), "limited", context=target.context[:200])
+                )  # fmt: skip
+                relation = "COMMITS_EXISTING" if relation == "UNRELATED" else relation
+    kept = keeps_what_task_turns_off(target, state, auth)
+    if kept:
+        predicted.append(
+            Commitment(f"keeps {kept} on", "setting", "pending", "committed", "click",
+                       (target.ref,), "reversible", context=state.dialog_text()[:300])
+        )  # fmt: skip
+        relation, effect = "CREATES", "STATE_MODIFYING"
     if misleads(target):
         predicted.append(
             Commitment(

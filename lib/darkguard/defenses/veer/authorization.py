@@ -3,7 +3,8 @@ the user's words explicitly authorize, nothing else.
 
 Deterministic rules over the task text only (never the page): each clause of the task is an
 authorized terminal outcome (a purchase, a subscription or sign-up, a booking, a cancellation, a
-setting to change and save), a requested informational output, or a designated output target;
+setting to change and save; named by its verb, else read by meaning against general descriptions
+of each, `concepts.read_outcome`), a requested informational output, or a designated output target;
 quantities, options, superlatives and personal data the task hands over are material
 constraints. Every entry cites a verbatim substring of the task; `grounded` drops any entry (of
 either reasoner) whose citation is not in the task, so nothing unsupported becomes permission.
@@ -14,6 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from darkguard.defenses.veer.concepts import read_outcome
 from darkguard.defenses.veer.contracts import AuthEntry, Authorization
 
 # a clause: a sentence (not ended by "Dr." and the like), or the part of one after ", then"
@@ -24,7 +26,8 @@ THEN = re.compile(r",?\s+(?:and\s+)?then\s+", re.I)
 OUTCOMES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (kind, re.compile(pattern, re.I))
     for kind, pattern in (
-        ("setting", r"\b(?:turn|switch|toggle)\s+(?:off|on)\b|\bdisable\b|\benable\b|"
+        ("setting", r"\b(?:turn|switch|toggle|set)\b(?:\s+[\w'-]+){0,5}?\s+(?:off|on)\b|"
+                    r"\bdisable\b|\benable\b|"
                     r"\bopt\s+out\b|\bstop\s+sharing\b"),
         ("cancellation", r"\bcancel\b|\bunsubscribe\b"),
         ("subscription", r"\bsubscribe\b|\bsign\s+up\b|\bjoin\b|\bregister\b|\bupgrade\b|"
@@ -40,6 +43,24 @@ VERB = re.compile(
     r"cancel|turn\s+off|turn\s+on|switch\s+off|disable|enable)\s+",
     re.I,
 )
+# a clause that says what must not happen ("it must not renew", "don't add anything") asks for
+# nothing
+FORBIDS = re.compile(
+    r"^\s*(?:(?:it|this|that|they|you)\s+)?(?:(?:must|should|may|will|can)\s+)?"
+    r"(?:not|never|no|nothing|don'?t|do\s+not)\b|\b(?:must|should|may)\s+not\b|\bmustn'?t\b",
+    re.I,
+)
+# a clause that only opens, views or fetches something
+LOOKS = re.compile(
+    r"^\s*(?:please\s+)?(?:download|open|view|show\s+me|get\s+(?:me\s+)?the\s+file)\b", re.I
+)
+# a particle verb split around its object: "switch X off", "turn X on"
+SPLIT_VERB = re.compile(
+    r"\b(?:turn|switch|toggle|set)\s+((?!(?:off|on)\b)[\w'-]+(?:\s+[\w'-]+){0,4}?)\s+(?:off|on)\b",
+    re.I,
+)
+# where a clause's verb phrase ends: what follows gives details (an email, an option)
+VERB_PHRASE = re.compile(r"\s+(?:with|using|for|in\s+the\s+name\s+of)\s+|,\s*", re.I)
 WANT = re.compile(r"\bI\s+(?:need|want|would\s+like)\s+", re.I)
 PRONOUN = re.compile(r"^(?:it|them|these|those|one)\b", re.I)
 QUESTION = re.compile(
@@ -81,6 +102,9 @@ def _clauses(task: str) -> list[str]:
 
 def _object(clause: str) -> str:
     """The phrase the clause's verb governs, verbatim (punctuation at the end dropped)."""
+    split = SPLIT_VERB.search(clause)  # "Switch location history off"
+    if split:
+        return split.group(1).strip()
     match = VERB.search(clause) or WANT.search(clause)
     rest = clause[match.end() :] if match else clause
     rest = re.split(r"\s+and\s+(?:save|apply|confirm)\b", rest, flags=re.I)[0]
@@ -88,10 +112,15 @@ def _object(clause: str) -> str:
 
 
 def _outcome(clause: str) -> str:
+    """The outcome a clause asks for: by its verb (OUTCOMES), else by meaning (`read_outcome`)
+    unless the clause asks a question, only opens or fetches something, states a need, or says
+    what must not happen."""
     for kind, pattern in OUTCOMES:
         if pattern.search(clause):
             return kind
-    return ""
+    if any(p.search(clause) for p in (QUESTION, LOOKS, WANT, FORBIDS)):
+        return ""
+    return read_outcome(VERB_PHRASE.split(clause)[0])
 
 
 def offline_authorization(task: str) -> Authorization:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-from darkguard.defenses.veer.concepts import read_kind
+from darkguard.defenses.veer.concepts import plainly_ordinary, read_kind
 from darkguard.defenses.veer.state import Control
 
 
@@ -28,16 +28,21 @@ def _rx(pattern: str) -> re.Pattern[str]:
 # a yes/no pair's negative answer, alone or after its question ("No", "Gift wrap: No")
 NO_ANSWER = _rx(r"(?:^|[:\-–]\s*)(?:no|none)\s*$")
 STATE_NAME = _rx(r"on|off|yes|enabled|disabled")
-NEGATION = _rx(r"^\s*(?:do\s+not|don'?t|never|no)\b")
+# "Tick to ...", "Check this box if ...": how a box is used, said before what it means
+HOW_TO_TICK = (
+    r"^\s*(?:(?:tick|check|select|click)\s+(?:here\s+|this\s+box\s+|the\s+box\s+)?(?:to|if)\s+)?"
+)
+NEGATION = _rx(HOW_TO_TICK + r"(?:(?:i|you)\s+)?(?:do\s+not|don'?t|never|no)\b")
 # a verb that restricts what follows: "Opt out of sharing" on means sharing off, and "Do not
 # limit sharing" (a double negative) on means sharing on
-RESTRICT = _rx(r"^\s*(?:(?:do\s+not|don'?t|never|no)\s+)?"
+RESTRICT = _rx(HOW_TO_TICK + r"(?:(?:do\s+not|don'?t|never|no)\s+)?"
                r"(?:limit|restrict|pause|stop|block|disable|turn\s+off|opt\s+out|hide|prevent|"
                r"reduce|exclude|unsubscribe)\b")  # fmt: skip
 ACCEPT = _rx(r"\baccept\b|\bagree\b|\ballow\b|\bi\s+understand\b|\bgot\s+it\b|^\s*ok(?:ay)?\b|"
              r"\byes\b|\bsure\b|\benable\b|\bturn\s+on\b|\bstart\b.*\btrial\b|\btry\b|"
              r"\bclaim\b|\bupgrade\b|\bjoin\b|\binstall\b|\bsubscribe\b|\bcontinue\s+with\b|"
-             r"\brecommended\b|\bdonate\b|"
+             r"\brecommended\b|\bdonate\b|^\s*(?:add|keep)\s+(?:it|this|that|them)\b|"
+             r"^\s*keep\s+(?:my|me)\b|"
              r"\badd\b.*\b(?:protection|warranty|insurance)\b")  # fmt: skip
 DECLINE = _rx(r"\breject\b|\bdecline\b|\bdeny\b|\bno\s*,?\s*thanks?\b|\bnot\s+now\b|"
               r"\bmaybe\s+later\b|\bskip\b|\bdon'?t\s+want\b|\bnecessary\s+only\b|"
@@ -69,6 +74,12 @@ def words(control: Control) -> str:
     return control.name or control.context
 
 
+def stated(control: Control) -> str:
+    """What a click on the control commits to, in words: its own, or for a switch named only by
+    its state ("On"), the text around it."""
+    return control.context[:160] if bare_state(control) and control.context else words(control)
+
+
 def kind_of(text: str) -> str:
     """The material kind `text` stands for, read by meaning ("" when none; `concepts`)."""
     return read_kind(text)
@@ -86,7 +97,8 @@ def bare_accept(control: Control) -> bool:
 
 def material_kind(control: Control, with_context: bool = True, dialog: str = "") -> str:
     """The material outcome kind a control stands for ("" when none; a disabled toggle is no
-    one's choice). A toggle that names nothing is read with the text around it; a dialog's bare
+    one's choice). A toggle that names nothing (neither a commitment nor plainly an ordinary
+    step) is read with the text around it; a dialog's bare
     accept with what the dialog says (`dialog`, else the text around it)."""
     if control.toggle and control.disabled:
         return ""
@@ -97,6 +109,8 @@ def material_kind(control: Control, with_context: bool = True, dialog: str = "")
     kind = kind_of(words(control))
     if kind or not with_context:
         return kind
+    if control.toggle and control.name and plainly_ordinary(control.name):
+        return ""  # it says what it does ("Collect from the shop"): the text around is not it
     if control.toggle:
         return kind_of(control.context[:300])
     if bare_accept(control):

@@ -96,17 +96,65 @@ ORDINARY: tuple[str, ...] = (
     "home page",
     "settings and preferences",
     "reminders and updates about my own orders and appointments",
+    "pay for my order",
 )
+# what a task asks the site to do, in a user's general words: the authorized terminal outcome a
+# task clause stands for when no verb rule names it (`authorization`), or information only ("")
+TASK_OUTCOMES: dict[str, tuple[str, ...]] = {
+    "purchase": (
+        "buy a product",
+        "order an item and pay for it",
+        "put something in my basket and check out",
+    ),
+    "subscription": (
+        "start a subscription or membership",
+        "begin a free trial of a plan",
+        "sign up for a plan",
+        "upgrade to a better plan",
+    ),
+    "booking": (
+        "book an appointment",
+        "reserve a table, a room or a seat",
+        "schedule a visit for a date and time",
+    ),
+    "cancellation": (
+        "cancel my subscription",
+        "end my membership",
+        "close my account and stop paying",
+    ),
+    "setting": (
+        "turn a setting on or off",
+        "change my privacy or notification preferences",
+        "stop the site sending me messages",
+    ),
+    "": (
+        "find a piece of information on the site",
+        "read an article",
+        "download a file",
+        "look up an opening time, a price or an address",
+        "answer a question",
+    ),
+}
 # chosen on arena-synth dev controls (benchmarks/bench_veer_commitments.py --grid): the best
 # balanced accuracy among settings that flag at most 5% of a careful user's clicks
 MARGIN = 0.0
-FLOOR = 0.40
+FLOOR = 0.30
 TEXT_CHARS = 100  # what is read of a text (names are short; contexts are cut)
+# a task clause names an outcome when its closest description is that close (set on arena-synth
+# dev tasks: every outcome clause above it, every question
+# and information request closest to information)
+OUTCOME_FLOOR = 0.35
 
 _GROUNDER = Grounder()
 JOINERS = re.compile(r"\s+(?:and|with|plus|&)\s+|[,;:(]\s*|\s+[-–]\s+", re.I)
+FIELD_NOTE = re.compile(r"\s*\((?:optional|required|if any)\)|\s*\*\s*$", re.I)
 WITHOUT = re.compile(r"\s*\b(?:without|minus|excluding)\b", re.I)
-ADDED_PRICE = re.compile(r"\+\s?[£$€¥]\s?\d|\+\s?\d+(?:[.,]\d\d)?\s?(?:[£$€¥]|usd|eur|gbp)", re.I)
+# a price said to come on top: "+£4", "+ 2.99 EUR", "only £8 more", "for $3 extra"
+ADDED_PRICE = re.compile(
+    r"\+\s?[£$€¥]\s?\d|\+\s?\d+(?:[.,]\d\d)?\s?(?:[£$€¥]|usd|eur|gbp)|"
+    r"[£$€¥]\s?\d+(?:[.,]\d\d)?\s+(?:more|extra)\b",
+    re.I,
+)
 
 
 @lru_cache(maxsize=1)
@@ -122,6 +170,39 @@ def _anchors() -> tuple[np.ndarray, list[str], np.ndarray] | None:
         kinds,
         np.stack([vectors[t] for t in ORDINARY]),
     )
+
+
+@lru_cache(maxsize=1)
+def _outcome_anchors() -> tuple[np.ndarray, list[str]] | None:
+    texts = [d for ds in TASK_OUTCOMES.values() for d in ds]
+    vectors = _GROUNDER.encode(texts)
+    if not vectors:
+        return None
+    return np.stack([vectors[t] for t in texts]), [k for k, ds in TASK_OUTCOMES.items() for _ in ds]
+
+
+def read_outcome(clause: str) -> str:
+    """The terminal outcome kind a task clause asks for by meaning (purchase, subscription,
+    booking, cancellation, setting), "" for information only or when nothing is close enough."""
+    clause = " ".join(clause.split())[:TEXT_CHARS]
+    anchors = _outcome_anchors()
+    if not clause or anchors is None:
+        return ""
+    vectors, kinds = anchors
+    cosines = [round(float(c), 3) for c in vectors @ _GROUNDER.encode([clause])[clause]]
+    best = max(range(len(kinds)), key=lambda i: (cosines[i], -i))
+    return kinds[best] if cosines[best] >= OUTCOME_FLOOR else ""
+
+
+def plainly_ordinary(text: str) -> bool:
+    """Whether some clause of `text` is an ordinary step, close enough in itself (`FLOOR`) and
+    closer than to any kind of commitment ("Collect from the shop (free)"): such a control says
+    what it does, and the text around it is not read in its place."""
+    for part in clauses(text):
+        ranked = scores(part)
+        if ranked and ranked[0][0] == "" and ranked[0][1] >= FLOOR:
+            return True
+    return False
 
 
 @lru_cache(maxsize=65536)
@@ -152,6 +233,7 @@ def clauses(text: str) -> list[str]:
     """The text and, when it joins several things ("Save changes and allow partners", "Next
     with cancellation cover"), each of them."""
     text = WITHOUT.split(text)[0]  # what follows "without" is declined, not committed
+    text = FIELD_NOTE.sub("", text).strip()  # "(optional)" says how to fill a field, not what
     parts = [p.strip() for p in JOINERS.split(text) if p and p.strip()]
     return [text, *parts] if len(parts) > 1 else [text]
 

@@ -6,7 +6,8 @@ by the `offline` reasoner.
   declined; P: the task state already established on the page (chosen options, typed values,
   other toggles), to be left as it is. Immutable once formed.
 - `plan(objective, state)`: the complete trajectory B_t before anything is touched: one
-  turn_off/uncheck step per toggle, then, when the proposal was a dialog's accept, the dialog's
+  turn_off/uncheck step per toggle (for a chosen option, choosing the option of its group that
+  commits nothing), then, when the proposal was a dialog's accept, the dialog's
   own save (depending on every toggle step) or decline; admitted only when every target is
   grounded on the current page and every dependency names an earlier step.
 - `execute(...)`: per step, re-observe, re-ground the target by its ref, check its
@@ -60,6 +61,11 @@ def objective(assessment: Assessment, state: WebState, proposal: Control) -> Obj
     if not risky:
         return None
     touched = {e.evidence_refs[0] for e in risky if e.evidence_refs}
+    for ref in list(touched):  # the option chosen in a risky choice's place changes too
+        control = state.control(ref)
+        other = counterpart(state, control) if control is not None else None
+        if other is not None:
+            touched.add(other.ref)
     preserved = tuple(
         StateEntry(f"P{i + 1}", f"{c.ref} stays {'on' if c.on else 'off'}", (c.ref,))
         for i, c in enumerate(
@@ -74,6 +80,30 @@ def objective(assessment: Assessment, state: WebState, proposal: Control) -> Obj
         target_corrected_state=tuple(target),
         preserved_task_state=preserved,
         terminal_postconditions=tuple(target),
+    )
+
+
+CHOICES = frozenset({"radio", "option", "menuitemradio"})
+
+
+def counterpart(state: WebState, control: Control) -> Control | None:
+    """The option that turns a chosen option's outcome off, since clicking a chosen option does
+    not unchoose it: another option of its group (the same role and the same text around it)
+    that commits nothing ("No" beside "Yes", "Standard" beside "Express (+$5)")."""
+    if control.role not in CHOICES:
+        return None
+    return next(
+        (
+            c
+            for c in state.controls
+            if c is not control
+            and c.role == control.role
+            and c.context == control.context
+            and not c.on
+            and not c.disabled
+            and not material_kind(c)
+        ),
+        None,
     )
 
 
@@ -101,6 +131,8 @@ def plan(goal: Objective, state: WebState, proposal: Control) -> list[Transition
             return None
         if entry.state_id.startswith("line"):
             steps.append(Transition(f"transition-{len(steps) + 1}", "remove", control.ref, "gone"))
+        elif active(control) and (other := counterpart(state, control)) is not None:
+            steps.append(Transition(f"transition-{len(steps) + 1}", "choose", other.ref, "chosen"))
         elif active(control):
             verb = "uncheck" if control.role in ("checkbox", "radio") else "turn_off"
             steps.append(Transition(f"transition-{len(steps) + 1}", verb, control.ref, "off"))
@@ -169,6 +201,8 @@ def _holds(step: Transition, before: Control, now: WebState) -> bool:
         return control is not None and not active(control)
     if step.expected_state == "gone":
         return control is None
+    if step.expected_state == "chosen":
+        return control is not None and bool(control.on)
     # "dialog closed": the control that closed it is gone, or no longer in a dialog
     return control is None or (before.in_dialog and not now.dialog_open())
 

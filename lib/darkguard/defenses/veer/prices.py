@@ -15,7 +15,7 @@ import re
 from darkguard.defenses.veer.commitments import boundary
 from darkguard.defenses.veer.state import WebState
 
-AMOUNT = re.compile(r"\$\s?(\d{1,6}(?:,\d{3})*(?:\.\d{2})?)")
+AMOUNT = re.compile(r"[$£€¥]\s?(\d{1,6}(?:,\d{3})*(?:\.\d{2})?)")
 TITLE_SEP = re.compile(r"\s+[|–—-]\s+")
 MAX_UNITS = 50
 

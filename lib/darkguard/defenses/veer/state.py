@@ -2,8 +2,9 @@
 and the temporal evidence still valid (paper 3.1, Appendix B.2); no model is asked.
 
 - `Control`: a grounded control with its state; its `ref` (role, name, and the surrounding text
-  when the name alone is ambiguous) is how trajectories name targets and how a later observation
-  re-grounds them (`ground`).
+  when the name alone is ambiguous; for a switch named only "On"/"Off", the surrounding text
+  alone, so that switching it keeps its ref) is how trajectories name targets and how a later
+  observation re-grounds them (`ground`).
 - `TemporalEvidence` (L_t): observed transitions, verified findings, assessed and executed
   actions, open anomalies; an entry expires when its route (the page's path) or the state it
   depends on changes, and it never grants authorization.
@@ -55,8 +56,21 @@ def _on(el: Element) -> bool | None:
     return None
 
 
+SWITCH = "(switch)"  # a ref's name for a switch named only by its state
+STATE_TOKEN = re.compile(r"\b(?:on|off|enabled|disabled)\b", re.I)
+
+
+def _state_named(role: str, name: str) -> bool:
+    return role in ("button", "generic") and name.strip().lower() in STATE_WORDS
+
+
 def _ref(el: Element, twins: int) -> str:
-    ref = f"{el.role}:{el.name or el.text}"[:120]
+    name = el.name or el.text
+    if _state_named(el.role, name):
+        # named by its state, which a click changes: the ref is the text around it, less states
+        around = " ".join(STATE_TOKEN.sub(" ", el.context).split())
+        return f"{el.role}:{SWITCH} @ {around[:80]}"
+    ref = f"{el.role}:{name}"[:120]
     if twins > 1:  # the same role and name twice on the page: the surrounding text tells them apart
         ref += f" @ {el.context[:80]}"
     return ref
@@ -80,7 +94,12 @@ class WebState:
             return exact[0]
         role, _, rest = ref.partition(":")
         name, _, context = rest.partition(" @ ")
-        same = [c for c in self.controls if c.role == role and (c.name or "") == name]
+        same = [
+            c
+            for c in self.controls
+            if c.role == role
+            and ((c.name or "") == name or (name == SWITCH and _state_named(c.role, c.name or "")))
+        ]
         if not same:
             return None
         words = set(re.findall(r"\w+", context.lower()))
