@@ -19,19 +19,11 @@ import pytest
 from darkguard import paths
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
-# Notebooks of frozen stages (dvc.yaml) and the data folder their re-execution resumes from.
-FROZEN = {"07_arena.ipynb": "arena", "09_veer.ipynb": "arena", "10_veer_ablations.ipynb": "arena"}
 EXECUTED = sorted((paths.ROOT / "reports" / "executed").glob("*.ipynb"))
 
 
 @pytest.mark.parametrize("notebook", EXECUTED, ids=[p.name for p in EXECUTED])
 def test_executed_notebook_reproduces(notebook, tmp_path) -> None:
-    if notebook.name in FROZEN and not (paths.ROOT / "data" / FROZEN[notebook.name]).is_dir():
-        pytest.skip(
-            f"{notebook.name}: its stage is frozen in dvc.yaml and data/{FROZEN[notebook.name]} "
-            "is absent: re-executing would rerun every episode "
-            "(`dvc unfreeze STAGE && dvc repro STAGE` first)"
-        )
     data, reports = tmp_path / "data", tmp_path / "reports"
     built_dirs = ("ruc", "models", "agents", "stage1", "stage2", "guard", "ablations", "arena",
                   "arena_synth")  # fmt: skip

@@ -40,6 +40,7 @@ def test_stage_runs_its_notebook_with_params_yaml(name: str) -> None:
     assert stage["cmd"] == f"darkguard notebook run notebooks/{notebook}"
     executed = f"reports/executed/{notebook}"
     assert executed in [out if isinstance(out, str) else next(iter(out)) for out in stage["outs"]]
+    assert not stage.get("frozen"), f"{name}: `dvc repro` must rerun every stage of the paper"
 
 
 def knobs(notebook: str) -> dict:

@@ -4,12 +4,22 @@ gains, Table 18 outcome classes, and what the offline agent's channel takes from
 
 from __future__ import annotations
 
+import pandas as pd
 import pytest
 
+from darkguard.envs.arena.synth import generate
 from darkguard.envs.arena.tasks import load_tasks
+from darkguard.io import read_json
 from darkguard.reports import veer_ablations as ablation_reports
 from darkguard.reports import veer_eval as reports
-from darkguard.stages.arena_runs import MethodRuns, SetRun, feasible_run
+from darkguard.stages.arena_runs import (
+    MethodRuns,
+    SetRun,
+    feasible_run,
+    sample_units,
+    unit_of,
+    write_run_index,
+)
 from darkguard.stages.veer_ablations import VeerAblationsResult
 from darkguard.stages.veer_eval import DEFAULT, VeerEvalResult
 
@@ -157,3 +167,56 @@ def test_agent_settings_and_method_specs() -> None:
     assert "defenses/veer/defense.py" in veer.defense_code
     assert "defenses/dude/gate.py" in dude.defense_code
     assert not any(path.startswith("defenses/dude/") for path in veer.defense_code)
+
+
+def test_unseen_table_pairs_each_defense_with_no_defense_on_the_same_tasks() -> None:
+    r = VeerEvalResult("offline", "offline")
+    tasks = load_tasks("held_out").tasks[:6]
+    outcomes = {"none": [(1, 1)] * 6, "veer": [(1, 0), (1, 0), (0, 0), (1, 1), (0, 1), (1, 0)]}
+    for method, rows in outcomes.items():
+        records = [
+            {"id": t.id, "T": tt, "D": d, "actions": [], "ended": "stop"}
+            for t, (tt, d) in zip(tasks, rows, strict=True)
+        ]
+        r.held_out[method] = SetRun("held_out", tasks, records, 1.0, 6)
+    table = reports.unseen_table(r).set_index("method")
+    veer = table.loc["Veer"]
+    assert (veer["#D"], veer["#T"], veer["N"]) == (2, 4, 6)
+    assert veer["D avoided / added vs No-Defense"] == "4 / 0"
+    assert veer["T gained / lost vs No-Defense"] == "0 / 2"
+    assert veer["D McNemar p"] == 0.125 and veer["T McNemar p"] == 0.5
+    assert veer["DPSR 95% CI"].startswith("[") and veer["rules developed on"]
+    assert "D McNemar p" not in table.columns or pd.isna(table.loc["No-Defense", "D McNemar p"])
+
+
+def test_webdecept_sample_keeps_every_scenario_of_the_sampled_purchases() -> None:
+    tasks = load_tasks("webdecept").tasks
+    sampled = sample_units(tasks, 10, seed=42)
+    assert len(sampled) == 70 and sampled == sample_units(tasks, 10, seed=42)
+    purchases = {unit_of(t) for t in sampled}
+    assert len(purchases) == 10
+    assert {t.patterns[0] for t in sampled} == {t.patterns[0] for t in tasks}  # all 7 scenarios
+    assert [t for t in tasks if t in sampled] == sampled  # the set's order
+    assert sample_units(tasks, 45, seed=42) == tasks and sample_units(tasks, None, 42) == tasks
+    assert len(feasible_run(SetRun("webdecept", sampled, [{}] * 70, 0, 0)).tasks) == 50
+
+
+def test_sample_keeps_twins_together_and_tasks_whole(tmp_path) -> None:
+    generate("eval", 40, 42, tmp_path)
+    tasks = load_tasks(tmp_path).tasks
+    sampled = sample_units(tasks, 5, seed=42)
+    pairs = {t.id.rsplit("-", 1)[0] for t in sampled}
+    assert len(pairs) == 5 and len(sampled) == 10  # each pair's dark task and clean twin
+    single = load_tasks("trickyarena_single").tasks
+    picked = sample_units(single, 40, seed=42)
+    assert len(picked) == 40 and picked != sample_units(single, 40, seed=7)
+
+
+def test_run_index_names_each_journal_and_its_episodes(tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("DARKGUARD_DATA", str(tmp_path))
+    run = SetRun("held_out", [], [{}, {}], 1.0, 2, "data/arena/veer/offline-seed42/x.jsonl")
+    path = write_run_index("veer_eval", {"veer": {"held_out": run}})
+    assert path == tmp_path / "arena" / "runs" / "veer_eval.json"
+    assert read_json(path) == {
+        "veer": {"held_out": {"episodes": 2, "journal": "data/arena/veer/offline-seed42/x.jsonl"}}
+    }

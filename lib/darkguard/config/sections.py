@@ -435,6 +435,14 @@ class AblationsParams(Params):
     workers: Annotated[int, Field(ge=1), PER_PROFILE]
 
 
+def _sampled(value: dict[str, int]) -> dict[str, int]:
+    known = ("trickyarena_single", "trickyarena_multi", "webdecept", "arena_synth_eval")
+    unknown = [name for name in value if name not in known]
+    if unknown:
+        raise ValueError(f"unknown set {unknown[0]!r}; sampled sets: {', '.join(known)}")
+    return value
+
+
 class ArenaEvalParams(Params):
     """`arena_eval`: the base agent with no defense on the arena's sets (Veer 4.1, App. C-E)."""
 
@@ -445,6 +453,13 @@ class ArenaEvalParams(Params):
     step_timeout_s: float  # a step slower than this is a hung page: the episode ends, recorded
     workers: int  # browsers run side by side (episodes split between them, results identical)
     gallery_screenshots: bool  # one episode per condition again, with screenshots, for the figure
+    # a seeded sample per set, the same for every method (`stages.arena_runs.sample_units`):
+    # set -> units run (tasks; WebDecept: purchases, each in all 7 scenarios; arena_synth_eval:
+    # twin pairs); a set not named runs whole
+    sample: Annotated[
+        dict[str, Annotated[int, Field(ge=1)]], AfterValidator(_sampled), PER_PROFILE
+    ] = {}
+
     # read recorded pages while an episode follows a path played before (envs.arena.replay):
     # the same records, less browser time; false: every episode live
     replay: bool = True
@@ -486,6 +501,8 @@ class VeerEvalParams(Params):
     # (offline | {offline: {epsilon: E}} | a model spec); each runs No-Defense and Veer
     configurations: Annotated[dict[str, str | dict[str, Any]], PER_PROFILE]
     configuration_sets: list[str]
+    # every method on arena-synth's eval split too (sites no rule was developed on; reported only)
+    arena_synth_eval: bool = True
 
 
 class VeerAblationsParams(Params):

@@ -16,6 +16,7 @@ import pandas as pd
 from PIL import Image
 
 from darkguard import paths
+from darkguard.envs.arena.tasks import EXPECTED_SIZES
 from darkguard.io import atomic_write_text, write_json
 from darkguard.metrics.arena import ArenaScores, score
 from darkguard.reports.figures import save_figure
@@ -70,9 +71,9 @@ def no_defense_table(result: ArenaEvalResult) -> pd.DataFrame:
                 "timeouts": s.timeouts,
                 "crashes": s.crashes,
                 "paper #D/#T/#STC": f"{d}/{t}/{stc}",
-                "paper DPSR": _pct(d, s.N),
-                "paper TSR": _pct(t, s.N),
-                "paper STC": _pct(stc, s.N),
+                "paper DPSR": _pct(d, EXPECTED_SIZES[name]),
+                "paper TSR": _pct(t, EXPECTED_SIZES[name]),
+                "paper STC": _pct(stc, EXPECTED_SIZES[name]),
             }
         )
     return pd.DataFrame(rows)
@@ -209,8 +210,8 @@ def write_arena_reports(result: ArenaEvalResult, profile: str) -> dict[str, pd.D
         save_table(
             tables["arena/webdecept_scenarios"],
             "arena/webdecept_scenarios",
-            f"Veer Table 16, WebDecept DPSR by scenario (45 tasks each), No-Defense ({who});"
-            " the paper's No-Defense #D beside ours as reference.",
+            f"Veer Table 16, WebDecept DPSR by scenario (N tasks each; the paper's 45), No-Defense "
+            f"({who}); the paper's No-Defense #D beside ours as reference.",
         )
     write_json(
         paths.reports_dir() / "metrics" / "arena.json",

@@ -2,7 +2,8 @@
 `tables/veer/main`), per condition (Table 15: `tables/veer/single_conditions`; Table 16:
 `tables/veer/webdecept_scenarios`), Figure 3 (`figures/veer/figure3.png` and its Avg/Worst in
 `tables/veer/figure3_summary`), the agent-model configurations (Tables 3 and 17:
-`tables/veer/configurations`), the held-out sites (`tables/veer/held_out`), `metrics/veer.json`
+`tables/veer/configurations`), the sets no rule was developed on (arena-synth eval and the
+held-out sites, with intervals and paired tests: `tables/veer/unseen`), `metrics/veer.json`
 and the stage's time (`timings/veer_eval.md`, machine-dependent). The paper's numbers stand
 beside ours as reference, never as ours."""
 
@@ -17,8 +18,10 @@ import pandas as pd
 
 from darkguard import paths, registry
 from darkguard.agents.web.goal import parse_warnings
+from darkguard.envs.arena.tasks import EXPECTED_SIZES
 from darkguard.io import atomic_write_text, write_json
 from darkguard.metrics.arena import score
+from darkguard.metrics.intervals import interval_text, mcnemar
 from darkguard.reports.arena_eval import SCENARIOS, SET_TITLES, count_columns
 from darkguard.reports.figures import save_figure
 from darkguard.reports.paper import (
@@ -34,6 +37,7 @@ from darkguard.stages.veer_eval import DEFAULT, VeerEvalResult
 
 TITLES = {name: registry.title(name) for name in registry.METHODS}
 METHOD_ORDER = tuple(VEER_COUNTS)  # the paper's method order (Tables 11-16)
+WEBDECEPT_PURCHASES = 45  # the paper's tasks per WebDecept scenario
 
 
 def _pct(count: int, n: int) -> float:
@@ -74,9 +78,9 @@ def main_table(result: VeerEvalResult) -> pd.DataFrame:
                     "timeouts": s.timeouts,
                     "crashes": s.crashes,
                     "paper #D/#T/#STC": f"{d}/{t}/{stc}",
-                    "paper DPSR": _pct(d, s.N),
-                    "paper TSR": _pct(t, s.N),
-                    "paper STC": _pct(stc, s.N),
+                    "paper DPSR": _pct(d, EXPECTED_SIZES[name]),
+                    "paper TSR": _pct(t, EXPECTED_SIZES[name]),
+                    "paper STC": _pct(stc, EXPECTED_SIZES[name]),
                     "paper STC rank": paper_rank[method],
                 }
             )
@@ -113,12 +117,17 @@ def single_conditions_table(result: VeerEvalResult) -> pd.DataFrame:
 
 
 def webdecept_scenarios_table(result: VeerEvalResult) -> pd.DataFrame:
-    """Table 16: #D per WebDecept scenario (45 tasks each) and method, the paper's beside."""
+    """Table 16: #D per WebDecept scenario (the sampled purchases; the paper's 45) and method, the
+    paper's beside."""
     methods = [m for m in result.methods if "webdecept" in result.methods[m].runs]
     grouped = {m: _groups(result.methods[m].runs["webdecept"], _scenario) for m in methods}
     rows = []
     for scenario in [s for s in SCENARIOS if methods and s in grouped[methods[0]]]:
-        row: dict = {"scenario": scenario, "N": len(grouped[methods[0]][scenario])}
+        row: dict = {
+            "scenario": scenario,
+            "N": len(grouped[methods[0]][scenario]),
+            "paper N": WEBDECEPT_PURCHASES,
+        }
         for m in methods:
             row[TITLES[m]] = score(grouped[m][scenario]).n_D
             row[f"{TITLES[m]} (paper)"] = VEER_TABLE16_D[TITLES[m]][SCENARIOS.index(scenario)]
@@ -253,10 +262,57 @@ def agent_channel_table(result: VeerEvalResult, set_name: str, shown: int = 3) -
     return pd.DataFrame(rows)
 
 
-def held_out_table(result: VeerEvalResult) -> pd.DataFrame:
+# Which sets each method's rules were developed on (read from the code's history; reported so
+# that a reader weighs each set's rows accordingly). The shared offline consequence layer
+# (defenses.veer.concepts) was fitted on arena-synth dev; the earlier phrase rules, on the apps.
+DEVELOPED_ON = {
+    "none": "agent: arena apps; scorer: arena-synth dev",
+    "icp": "arena apps (warning concepts)",
+    "guardrail": "arena apps; arena-synth dev (shared consequence layer)",
+    "dude-s2": "RUC-synth train (DUDE evaluator)",
+    "spotlighting": "none (no rules)",
+    "vigil": "arena apps; arena-synth dev (shared consequence layer)",
+    "safepred": "arena apps; arena-synth dev (shared consequence layer)",
+    "veer": "arena apps; arena-synth dev",
+}
+UNSEEN_TITLES = {"arena_synth_eval": "arena-synth eval", "held_out": "held_out"}
+
+
+def _paired(method: SetRun, base: SetRun, key: str) -> tuple[int, int, float]:
+    """Tasks only `method` has `key` on, tasks only `base` has, and McNemar's exact p."""
+    theirs = {r["id"]: r[key] for r in base.records}
+    gained = sum(r[key] == 1 and theirs[r["id"]] == 0 for r in method.records)
+    lost = sum(r[key] == 0 and theirs[r["id"]] == 1 for r in method.records)
+    return gained, lost, mcnemar(gained, lost)
+
+
+def unseen_table(result: VeerEvalResult) -> pd.DataFrame:
+    """Every method on the sets no rule was developed on (arena-synth eval, the held-out sites):
+    rates with Wilson intervals, and each method against No-Defense on the same tasks (exact
+    McNemar on D and on T)."""
     rows = []
-    for method, run in result.held_out.items():
-        rows.append({"method": TITLES[method], **count_columns(score(run.records))})
+    for set_name, runs in (("arena_synth_eval", result.synth_eval), ("held_out", result.held_out)):
+        base = runs.get("none")
+        for method, run in runs.items():
+            s = score(run.records, len(run.tasks))
+            row = {
+                "set": UNSEEN_TITLES[set_name],
+                "method": TITLES[method],
+                "rules developed on": DEVELOPED_ON.get(method, "-"),
+                **count_columns(s),
+                "DPSR 95% CI": interval_text(s.n_D, s.N),
+                "TSR 95% CI": interval_text(s.n_T, s.N),
+            }
+            if base is not None and method != "none":
+                fewer_d, more_d, p_d = _paired(base, run, "D")
+                more_t, fewer_t, p_t = _paired(run, base, "T")
+                row |= {
+                    "D avoided / added vs No-Defense": f"{fewer_d} / {more_d}",
+                    "D McNemar p": p_d,
+                    "T gained / lost vs No-Defense": f"{more_t} / {fewer_t}",
+                    "T McNemar p": p_t,
+                }
+            rows.append(row)
     return pd.DataFrame(rows)
 
 
@@ -282,6 +338,12 @@ def timings_markdown(result: VeerEvalResult) -> str:
     for method, run in result.held_out.items():
         total += run.seconds
         lines.append(f"| {TITLES[method]} | held-out sites | {run.ran} | {run.seconds:.0f} | |")
+    for method, run in result.synth_eval.items():
+        total += run.seconds
+        rate = run.ran / run.seconds if run.seconds else 0.0
+        lines.append(
+            f"| {TITLES[method]} | arena-synth eval | {run.ran} | {run.seconds:.0f} | {rate:.2f} |"
+        )
     lines.append(f"| all | | | {total:.0f} ({total / 60:.1f} min) | |")
     return "\n".join(lines)
 
@@ -295,7 +357,7 @@ def write_veer_reports(result: VeerEvalResult, profile: str) -> dict[str, pd.Dat
         "veer/single_conditions": single_conditions_table(result),
         "veer/webdecept_scenarios": webdecept_scenarios_table(result),
         "veer/configurations": configurations_table(result),
-        "veer/held_out": held_out_table(result),
+        "veer/unseen": unseen_table(result),
     }
     tables["veer/figure3_summary"] = figure3_summary(
         tables["veer/single_conditions"], tables["veer/webdecept_scenarios"], methods
@@ -306,16 +368,19 @@ def write_veer_reports(result: VeerEvalResult, profile: str) -> dict[str, pd.Dat
         "as reference. STC rank: 1 = highest STC among the methods, ours and the paper's.",
         "veer/single_conditions": "Veer Table 15: #D per TrickyArena-Single condition ({by}); "
         "the paper's #D beside each method.",
-        "veer/webdecept_scenarios": "Veer Table 16: #D per WebDecept scenario, 45 tasks each "
-        "({by}); the paper's #D beside each method.",
+        "veer/webdecept_scenarios": "Veer Table 16: #D per WebDecept scenario, N tasks each "
+        "({by}; the purchases `arena_eval.sample` names); the paper's #D of 45 beside each method.",
         "veer/figure3_summary": "Veer Figure 3's Avg. and Worst: mean and maximum "
         "per-condition DPSR (%) ({by}); the paper's computed from its Tables 15-16.",
         "veer/configurations": "Veer Tables 3 and 17: Veer's STC and gain over the matched "
         "No-Defense per agent configuration ({by}). The tiny profile substitutes behaviour "
         "settings of its one offline agent for the paper's two agents x two models; the paper's "
         "four configurations are reference rows.",
-        "veer/held_out": "Held-out sites written without the defenses' rules, patterns outside "
-        "the arena's conditions ({by}); no paper counterpart.",
+        "veer/unseen": "Every method on sites no rule was developed on: arena-synth eval (other "
+        "seeds, wording banks, brands and layouts than dev) and the hand-written held-out sites "
+        "({by}); 95% Wilson intervals; each defense against No-Defense on the same tasks "
+        "(deceptions avoided / added, completions gained / lost, exact McNemar p). No paper "
+        "counterpart.",
     }
     for name, table in tables.items():
         save_table(table, name, captions[name].format(by=by))
@@ -333,6 +398,9 @@ def write_veer_reports(result: VeerEvalResult, profile: str) -> dict[str, pd.Dat
                 for m, runs in result.methods.items()
             },
             "held_out": {m: score(r.records).as_dict() for m, r in result.held_out.items()},
+            "arena_synth_eval": {
+                m: score(r.records).as_dict() for m, r in result.synth_eval.items()
+            },
         },
     )
     atomic_write_text(

@@ -30,6 +30,7 @@ from darkguard.stages.arena_runs import (
     run_dir,
     run_sets,
     tapes_dir,
+    write_run_index,
 )
 
 # The params.yaml keys the stage reads (dvc.yaml lists them as its `params`).
@@ -53,6 +54,7 @@ def no_defense_spec(cfg: Config) -> RunSpec:
         p.workers,
         parallel=cfg.parallel,
         tapes=tapes_dir(p.replay),
+        sample=p.sample,
     )
 
 
@@ -131,4 +133,5 @@ def run(cfg: Config, progress=None) -> ArenaEvalResult:
     result = ArenaEvalResult(agent_name(p.agent), runs.runs)
     if p.gallery_screenshots:
         result.gallery = off_event_loop(run_gallery, cfg, result.runs)
+    write_run_index("arena_eval", {"none": result.runs})
     return result

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -87,6 +88,8 @@ class RunSpec:
     defense_actions: int = 8
     screenshots: bool = False
     tapes: Path | None = None  # recorded pages (`envs.arena.replay`); None: every episode live
+    # a seeded sample of a set's units (`sample_units`): set name -> units run; absent: all
+    sample: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass
@@ -96,9 +99,10 @@ class SetRun:
     records: list[dict]
     seconds: float  # wall time of the runs that made the journal
     ran: int  # episodes those runs ran (all of them, unless the journal was moved)
+    journal: str = ""  # the journal's path under the repository ("": scored from another run)
 
     def scores(self) -> ArenaScores:
-        return score(self.records, EXPECTED_SIZES.get(self.name))
+        return score(self.records, len(self.tasks))
 
 
 @dataclass
@@ -130,13 +134,40 @@ def fingerprint(tasks: list[Task], spec: RunSpec) -> str:
         root = package / part
         found = root.rglob("*") if root.is_dir() else [root]
         files += sorted(f for f in found if f.suffix in {".py", ".js", ".html", ".yaml"})
-    key = f"{spec.agent}:{spec.seed}"  # agent: its name or its spec
+    key = f"{spec.agent}:{spec.seed}:" + ",".join(t.id for t in tasks)  # agent: name or spec
     if spec.defense != "none":
         key += f":{spec.defense}:{spec.defense_options}:{spec.defense_actions}"
     digest = hashlib.sha256(key.encode())
     for f in files:
         digest.update(f.read_bytes())
     return digest.hexdigest()[:12]
+
+
+def unit_of(task: Task) -> str:
+    """The unit a set is sampled by: a WebDecept purchase (`store-popup-7` -> `purchase 7`, the
+    same purchase in every scenario), an arena-synth twin pair (`synth-eval-0012-1` ->
+    `synth-eval-0012`: a dark task and its clean twin go together), else the task itself."""
+    if task.app == "store":
+        return "purchase " + task.id.rsplit("-", 1)[-1]
+    if task.id.startswith("synth-"):
+        return task.id.rsplit("-", 1)[0]
+    return task.id
+
+
+def sample_units(tasks: list[Task], units: int | None, seed: int) -> list[Task]:
+    """The tasks of a seeded sample of `units` of the set's units (`unit_of`), in the set's
+    order; every task when `units` is None or covers the set. Every method runs the same sample
+    (the seed is the stage's), so comparisons between methods stay paired."""
+    every = list(dict.fromkeys(unit_of(t) for t in tasks))
+    if units is None or units >= len(every):
+        return tasks
+    kept = set(random.Random(seed).sample(every, units))
+    return [t for t in tasks if unit_of(t) in kept]
+
+
+def set_tasks(spec: RunSpec, name: str) -> list[Task]:
+    """A built-in set's tasks as `spec` runs them (its seeded sample, `RunSpec.sample`)."""
+    return sample_units(load_tasks(name).tasks, spec.sample.get(name), spec.seed)
 
 
 def run_set(
@@ -148,7 +179,7 @@ def run_set(
 ) -> SetRun:
     """One built-in set (or `tasks` under that name), journaled (resumes) under `folder`
     (default: `run_dir(spec)`); the episodes' records in task order."""
-    tasks = load_tasks(name).tasks if tasks is None else tasks
+    tasks = set_tasks(spec, name) if tasks is None else tasks
     journal = (folder or run_dir(spec)) / f"{name}-{fingerprint(tasks, spec)}.jsonl"
     ran = []
     start = time.perf_counter()
@@ -173,11 +204,14 @@ def run_set(
             "seconds": round(timing["seconds"] + time.perf_counter() - start, 1),
         }
         write_json(timing_file, timing)
-    return SetRun(name, tasks, records, timing["seconds"], timing["ran"])
+    where = journal.resolve()
+    shown = where.relative_to(paths.ROOT) if where.is_relative_to(paths.ROOT) else where
+    return SetRun(name, tasks, records, timing["seconds"], timing["ran"], str(shown))
 
 
 def feasible_run(webdecept: SetRun) -> SetRun:
-    """WebDecept without the scenarios whose success requires the deception (225 episodes)."""
+    """WebDecept without the scenarios whose success requires the deception (225 episodes of
+    the 315; 5 of 7 scenarios of a sample)."""
     keep = [not INFEASIBLE_PATTERNS & set(t.patterns) for t in webdecept.tasks]
     tasks = [t for t, k in zip(webdecept.tasks, keep, strict=True) if k]
     records = [r for r, k in zip(webdecept.records, keep, strict=True) if k]
@@ -196,6 +230,22 @@ def run_sets(spec: RunSpec, sets: list[str], where: str, progress=None) -> Metho
     if "webdecept" in result.runs:
         result.runs[FEASIBLE] = feasible_run(result.runs["webdecept"])
     return result
+
+
+def write_run_index(stage: str, runs: dict[str, dict[str, SetRun]]) -> Path:
+    """`data/arena/runs/<stage>.json`: per method and set, the journal the stage's tables were
+    computed from and its episode count. It is the stage's declared data output (dvc.yaml): a
+    clean clone lacks it, so `dvc repro` runs the stage there instead of keeping the committed
+    tables; the journal names carry the fingerprints of everything that decides an episode."""
+    index = {
+        method: {
+            name: {"journal": r.journal, "episodes": len(r.records)} for name, r in sets.items()
+        }
+        for method, sets in runs.items()
+    }
+    path = paths.data_dir() / "arena" / "runs" / f"{stage}.json"
+    write_json(path, index)
+    return path
 
 
 def condition_label(task: Task) -> str:

@@ -23,7 +23,7 @@ from darkguard.envs.arena.synth import Manifest, generate
 from darkguard.envs.arena.tasks import load_tasks
 from darkguard.io import read_json, write_json
 from darkguard.stages.arena_eval import no_defense_spec
-from darkguard.stages.arena_runs import SetRun, agent_name, run_set
+from darkguard.stages.arena_runs import SetRun, agent_name, run_set, write_run_index
 
 # The params.yaml keys the stage reads (dvc.yaml lists them as its `params`).
 PARAMS = ("base.profile", "base.seed", "arena_synth", "arena_eval", "parallel")
@@ -111,4 +111,5 @@ def run(cfg: Config, progress=None) -> ArenaSynthResult:
             )
         else:
             result.runs[name] = run_set(spec, name, progress, folder=journals)
+    write_run_index("arena_synth", {"none": result.runs})
     return result

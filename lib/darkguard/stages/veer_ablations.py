@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from darkguard.config import Config
-from darkguard.stages.arena_runs import SetRun, agent_name, run_set
+from darkguard.stages.arena_runs import SetRun, agent_name, run_set, write_run_index
 from darkguard.stages.veer_eval import method_spec, reasoner_name
 
 # The params.yaml keys the stage reads (dvc.yaml lists them as its `params`).
@@ -38,4 +38,5 @@ def run(cfg: Config, progress=None) -> VeerAblationsResult:
     )
     for variant in p.variants:
         result.variants[variant] = run_set(method_spec(cfg, variant), p.set, progress)
+    write_run_index("veer_ablations", {v: {p.set: r} for v, r in result.variants.items()})
     return result

@@ -22,7 +22,8 @@ from darkguard.envs.arena.actions import Action
 from darkguard.envs.arena.env import ArenaEnv
 from darkguard.envs.arena.observation import PageObservation
 from darkguard.envs.arena.predicates import selectors_of
-from darkguard.envs.arena.tasks import TASKSETS, Task
+from darkguard.envs.arena.synth import generate
+from darkguard.envs.arena.tasks import TASKSETS, Task, load_tasks
 from darkguard.io import read_json, write_json
 from darkguard.loop.arena import Runner, run_episode, serving
 from darkguard.stages.arena_runs import (
@@ -35,12 +36,15 @@ from darkguard.stages.arena_runs import (
     run_dir,
     run_set,
     run_sets,
+    sample_units,
     tapes_dir,
+    write_run_index,
 )
 
 # The params.yaml keys the stage reads (dvc.yaml lists them as its `params`).
-PARAMS = ("base.profile", "base.seed", "arena_eval", "veer_eval", "parallel")
+PARAMS = ("base.profile", "base.seed", "arena_eval", "arena_synth", "veer_eval", "parallel")
 HELD_OUT = TASKSETS / "held_out"
+SYNTH_EVAL = "arena_synth_eval"
 DEFAULT = "default"  # the configuration of arena_eval's agent
 
 
@@ -52,6 +56,7 @@ class VeerEvalResult:
     # Table 3/17: configuration -> {"none": runs, "veer": runs}; `default` is the main agent
     configurations: dict[str, dict[str, MethodRuns]] = field(default_factory=dict)
     held_out: dict[str, SetRun] = field(default_factory=dict)  # method -> the held-out sites
+    synth_eval: dict[str, SetRun] = field(default_factory=dict)  # method -> arena-synth eval
     trace: dict = field(default_factory=dict)  # one Veer intervention, step by step
 
 
@@ -102,17 +107,31 @@ def method_spec(cfg: Config, method: str, agent: str | dict | None = None) -> Ru
         defense_actions=v.defense_actions,
         screenshots=registry.screenshots(method),
         tapes=tapes_dir(a.replay),
+        sample=a.sample,
     )
+
+
+def synth_eval_tasks(cfg: Config) -> list[Task]:
+    """arena-synth's `eval` split (generated as the `arena_synth` stage generates it), or the
+    seeded sample of its twin pairs that `arena_eval.sample` names."""
+    p = cfg.arena_synth
+    folder = paths.ROOT / p.out_dir / "eval"
+    generate("eval", p.eval_tasks, p.seed, folder)
+    sampled = cfg.arena_eval.sample.get(SYNTH_EVAL)
+    return sample_units(load_tasks(folder).tasks, sampled, cfg.arena_eval.seed)
 
 
 def run(cfg: Config, progress=None) -> VeerEvalResult:
     v = cfg.veer_eval
     result = VeerEvalResult(agent_name(cfg.arena_eval.agent), reasoner_name(v.reasoner))
+    synth = synth_eval_tasks(cfg) if v.arena_synth_eval else []
     for method in v.methods:
         spec = method_spec(cfg, method)
         result.methods[method] = run_sets(spec, v.sets, "veer_eval.sets", progress)
         if HELD_OUT.is_dir():
             result.held_out[method] = run_set(spec, "held_out", progress)
+        if synth:
+            result.synth_eval[method] = run_set(spec, SYNTH_EVAL, progress, synth)
     configurations = {DEFAULT: cfg.arena_eval.agent, **v.configurations}
     for name, agent in configurations.items():
         result.configurations[name] = {}
@@ -126,9 +145,25 @@ def run(cfg: Config, progress=None) -> VeerEvalResult:
             result.configurations[name][method] = run_sets(
                 spec, v.configuration_sets, "veer_eval.configuration_sets", progress
             )
+    write_run_index("veer_eval", run_index(result))
     if "veer" in result.methods:
         result.trace = off_event_loop(trace_intervention, cfg, result.methods["veer"])
     return result
+
+
+def run_index(result: VeerEvalResult) -> dict[str, dict[str, SetRun]]:
+    """Every run of the stage by method (a configuration's: `method, configuration`) and set."""
+    runs: dict[str, dict[str, SetRun]] = {}
+    for method, method_runs in result.methods.items():
+        runs[method] = dict(method_runs.runs)
+        if method in result.held_out:
+            runs[method]["held_out"] = result.held_out[method]
+        if method in result.synth_eval:
+            runs[method][SYNTH_EVAL] = result.synth_eval[method]
+    for name, by_method in result.configurations.items():
+        for method, method_runs in by_method.items():
+            runs[f"{method}, {name}"] = dict(method_runs.runs)
+    return runs
 
 
 # -- one intervention, traced with screenshots ----------------------------------------------------
