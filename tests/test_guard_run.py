@@ -226,6 +226,7 @@ def test_cli_evaluate_on_the_release_fixture(release, tiny_model, tmp_path, monk
     assert main([*argv, "--experience", str(experience), "--out", str(out)]) == 0
     text = capsys.readouterr().out
     assert "vanilla on 5 tasks" in text and f"with {tiny_model.name} on 5 tasks" in text
+    assert f"gate: {tiny_model.name} (--evaluator), adapter none, experience {experience}" in text
     rows = json.loads(out.read_text())
     assert [r["evaluator"] for r in rows] == [None, tiny_model.name]
     assert all(r["SR"] + r["DFR"] + r["NFR"] == 100.0 for r in rows)

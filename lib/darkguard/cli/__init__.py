@@ -214,8 +214,8 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
     import json
     import tempfile
 
+    from darkguard.cli.guard_gate import choose_gate
     from darkguard.config import load_config
-    from darkguard.defenses.dude.built import read_experience
     from darkguard.envs.ruc_static import task_suite
     from darkguard.loop.pool import Pool
     from darkguard.models.registry import resolve_spec
@@ -223,11 +223,11 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
 
     cfg = load_config(Path(args.params) if args.params else None)
     agent = resolve_spec(args.agent, "agent", cfg)
-    experience = read_experience(args.experience) if args.experience else None
     gates = []
-    if args.evaluator:
-        spec = resolve_spec(args.evaluator, "evaluator", cfg)
-        gates = [Gate(spec.name, spec, experience)]
+    if not args.no_gate:
+        chosen = choose_gate(args, cfg)
+        print(chosen.says)
+        gates = [Gate(chosen.spec.name, chosen.spec, chosen.experience, threshold=chosen.threshold)]
     records = _task_records(args, lambda rs: task_suite(rs, args.per_domain, cfg.base.seed))
     with tempfile.TemporaryDirectory() as tmp:
         journals = Path(args.journal) if args.journal else Path(tmp)
@@ -349,8 +349,19 @@ def build_parser() -> argparse.ArgumentParser:
         help="guard evaluation: the agent vanilla and with the evaluator gating its clicks",
     )
     _add_run_arguments(p, "agent")
-    p.add_argument("--evaluator", help="the gate (a model name or folder); omit: vanilla only")
-    p.add_argument("--experience", help="a Stage-2 experience file for the evaluator's guidance")
+    p.add_argument(
+        "--evaluator",
+        help="the gate's model (a name or folder), used bare unless the flags below add to it "
+        "(default: the guard's own evaluator, with its Stage-1 adapter, Stage-2 experience and "
+        "tuned threshold)",
+    )
+    p.add_argument("--adapter", help="a LoRA adapter folder on the evaluator, or 'none'")
+    p.add_argument("--experience", help="a Stage-2 experience file for its guidance, or 'none'")
+    p.add_argument(
+        "--threshold",
+        help="gate on P(L=1) >= this threshold, or 'none' (the paper's gate: the judged label)",
+    )
+    p.add_argument("--no-gate", action="store_true", help="run the agent vanilla only")
     p.add_argument(
         "--per-domain", type=int, help="a seeded sample of N tasks per domain (paper: 50)"
     )
