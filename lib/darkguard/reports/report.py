@@ -166,7 +166,7 @@ OUTPUTS = [
         "veer_eval",
     ),
     Output(("tables/veer/configurations.{csv,md}",), "Veer Tables 3, 17", "veer_eval"),
-    Output(("tables/veer/held_out.{csv,md}",), "— (held-out sites)", "veer_eval"),
+    Output(("tables/veer/unseen.{csv,md}",), "— (sites no rule was developed on)", "veer_eval"),
     Output(("timings/veer_eval.md",), "— (stage time)", "veer_eval"),
     Output(("metrics/veer.json",), "—", "veer_eval"),
     Output(("tables/veer_ablations/ablations.{csv,md}",), "Veer Tables 18, 19", "veer_ablations"),
