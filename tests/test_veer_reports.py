@@ -15,6 +15,7 @@ from darkguard.reports import veer_eval as reports
 from darkguard.stages.arena_runs import (
     MethodRuns,
     SetRun,
+    condition_label,
     feasible_run,
     sample_units,
     unit_of,
@@ -146,6 +147,10 @@ def test_ablation_outcome_classes_and_delta_stc() -> None:
     assert wo_si["ΔSTC"] == round(wo_si["STC"] - table.loc["Full Veer", "STC"], 1)
     assert wo_si["paper Safe/T+DP/Fail/Fail+DP"] == "44/1/34/9"
     assert table.loc["One-Step Intervention", "paper STC"] == 61.4
+    full_safe = table.loc["Full Veer", "Safe"]
+    gained, lost = map(int, wo_si["safe gained / lost vs full Veer"].split(" / "))
+    assert wo_si["Safe"] - full_safe == gained - lost and 0 < wo_si["McNemar p"] <= 1
+    assert wo_si["STC 95% CI"].startswith("[") and pd.isna(table.loc["Full Veer", "McNemar p"])
 
 
 def test_agent_settings_and_method_specs() -> None:
@@ -210,6 +215,8 @@ def test_sample_keeps_twins_together_and_tasks_whole(tmp_path) -> None:
     single = load_tasks("trickyarena_single").tasks
     picked = sample_units(single, 40, seed=42)
     assert len(picked) == 40 and picked != sample_units(single, 40, seed=7)
+    labels = {condition_label(t) for t in single}  # stratified: every condition before a second
+    assert {condition_label(t) for t in sample_units(single, len(labels), seed=3)} == labels
 
 
 def test_run_index_names_each_journal_and_its_episodes(tmp_path, monkeypatch) -> None:
@@ -220,3 +227,17 @@ def test_run_index_names_each_journal_and_its_episodes(tmp_path, monkeypatch) ->
     assert read_json(path) == {
         "veer": {"held_out": {"episodes": 2, "journal": "data/arena/veer/offline-seed42/x.jsonl"}}
     }
+
+
+def test_no_defense_runs_share_arena_evals_journals() -> None:
+    from darkguard.config import load_config
+    from darkguard.stages.arena_eval import no_defense_spec
+    from darkguard.stages.arena_runs import fingerprint, run_dir
+    from darkguard.stages.veer_eval import method_spec
+
+    cfg = load_config()
+    tasks = load_tasks("trickyarena_single").tasks[:3]
+    none, alone = method_spec(cfg, "none"), no_defense_spec(cfg)
+    assert fingerprint(tasks, none) == fingerprint(tasks, alone)
+    assert run_dir(none) == run_dir(alone)
+    assert fingerprint(tasks, method_spec(cfg, "icp")) != fingerprint(tasks, alone)

@@ -9,6 +9,7 @@ import pandas as pd
 
 from darkguard import paths, registry
 from darkguard.io import atomic_write_text, write_json
+from darkguard.metrics.intervals import interval_text, mcnemar
 from darkguard.reports.paper import VEER_TABLE18, VEER_TABLE19_ONE_STEP
 from darkguard.reports.tables import save_table
 from darkguard.stages.veer_ablations import VeerAblationsResult
@@ -29,6 +30,15 @@ def outcome_counts(records: list[dict]) -> tuple[int, int, int, int]:
     t_dp = sum(r["T"] and r["D"] for r in records)
     fail = sum(not r["T"] and not r["D"] for r in records)
     return safe, t_dp, fail, len(records) - safe - t_dp - fail
+
+
+def _safe_against(records: list[dict], full: list[dict]) -> tuple[int, int, float]:
+    """Tasks safe (T, no D) only with the variant, only with full Veer, and McNemar's exact p."""
+    safe_full = {r["id"]: bool(r["T"] and not r["D"]) for r in full}
+    safe = {r["id"]: bool(r["T"] and not r["D"]) for r in records}
+    gained = sum(v and not safe_full[k] for k, v in safe.items())
+    lost = sum(not v and safe_full[k] for k, v in safe.items())
+    return gained, lost, mcnemar(gained, lost)
 
 
 def _rates(safe: int, t_dp: int, fail: int, fail_dp: int) -> tuple[float, float, float]:
@@ -56,6 +66,7 @@ def ablations_table(result: VeerAblationsResult) -> pd.DataFrame:
         else:
             p_dpsr = p_tsr = p_stc = p_safe = None
         n = len(run.records)
+        gained, lost, p_value = _safe_against(run.records, full.records) if full else (0, 0, 1.0)
         rows.append(
             {
                 "variant": VARIANT_TITLES[variant],
@@ -67,6 +78,11 @@ def ablations_table(result: VeerAblationsResult) -> pd.DataFrame:
                 "TSR": tsr,
                 "STC": stc,
                 "ΔSTC": _pct(counts[0] - full_safe, n) if full_safe is not None else None,
+                "STC 95% CI": interval_text(counts[0], n),
+                "safe gained / lost vs full Veer": f"{gained} / {lost}"
+                if variant != "veer"
+                else "—",
+                "McNemar p": p_value if variant != "veer" else None,
                 "paper Safe/T+DP/Fail/Fail+DP": "/".join(map(str, paper)) if paper else "—",
                 "paper DPSR": p_dpsr,
                 "paper TSR": p_tsr,
@@ -77,17 +93,23 @@ def ablations_table(result: VeerAblationsResult) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def _n(result: VeerAblationsResult) -> int:
+    return len(next(iter(result.variants.values())).records) if result.variants else 0
+
+
 def write_ablation_reports(result: VeerAblationsResult, profile: str) -> dict[str, pd.DataFrame]:
     by = (
-        f"{profile} profile, TrickyArena-Single (N = 88), `{result.agent}` base agent, Veer's "
+        f"{profile} profile, TrickyArena-Single (N = {_n(result)}; the paper's 88), "
+        f"`{result.agent}` base agent, Veer's "
         f"`{result.reasoner}` reasoner"
     )
     table = ablations_table(result)
     save_table(
         table,
         "veer_ablations/ablations",
-        f"Veer Tables 18 and 19: Veer's variants ({by}); ΔSTC against full Veer; the paper's "
-        "counts and rates beside ours as reference.",
+        f"Veer Tables 18 and 19: Veer's variants ({by}); ΔSTC against full Veer, with the tasks "
+        "each variant completes safely where full Veer does not and the reverse (exact McNemar "
+        "on the same tasks); the paper's counts and rates beside ours as reference.",
     )
     write_json(
         paths.metrics_dir() / "veer_ablations.json",

@@ -156,13 +156,29 @@ def unit_of(task: Task) -> str:
 
 def sample_units(tasks: list[Task], units: int | None, seed: int) -> list[Task]:
     """The tasks of a seeded sample of `units` of the set's units (`unit_of`), in the set's
-    order; every task when `units` is None or covers the set. Every method runs the same sample
-    (the seed is the stage's), so comparisons between methods stay paired."""
+    order; every task when `units` is None or covers the set. Stratified by condition (a unit's
+    first task's `condition_label`): each condition gives a unit before any gives a second, the
+    conditions taken in a seeded order. Every method runs the same sample (the seed is the
+    stage's), so comparisons between methods stay paired."""
     every = list(dict.fromkeys(unit_of(t) for t in tasks))
     if units is None or units >= len(every):
         return tasks
-    kept = set(random.Random(seed).sample(every, units))
-    return [t for t in tasks if unit_of(t) in kept]
+    first: dict[str, Task] = {}
+    for task in tasks:
+        first.setdefault(unit_of(task), task)
+    strata: dict[str, list[str]] = {}
+    for unit in every:
+        strata.setdefault(condition_label(first[unit]), []).append(unit)
+    rng = random.Random(seed)
+    order = list(strata)
+    rng.shuffle(order)
+    for name in order:
+        rng.shuffle(strata[name])
+    kept: list[str] = []
+    for depth in range(max(len(u) for u in strata.values())):
+        kept += [strata[name][depth] for name in order if depth < len(strata[name])]
+    chosen = set(kept[:units])
+    return [t for t in tasks if unit_of(t) in chosen]
 
 
 def set_tasks(spec: RunSpec, name: str) -> list[Task]:

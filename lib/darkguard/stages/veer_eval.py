@@ -102,7 +102,7 @@ def method_spec(cfg: Config, method: str, agent: str | dict | None = None) -> Ru
         parallel=cfg.parallel,
         defense=method,
         make_defense=defense_factory(method, options) if method != "none" else None,
-        defense_code=defense_code(method),
+        defense_code=defense_code(method) if method != "none" else (),  # arena_eval's journals
         defense_options=options.describe(method) + _files_digest(method, options),
         defense_actions=v.defense_actions,
         screenshots=registry.screenshots(method),
