@@ -238,4 +238,4 @@ def trace_intervention(cfg: Config, runs: MethodRuns) -> dict:
         images.append(pair)
     trace = {"task": task.id, "goal": task.goal, "record": record, "images": images}
     write_json(index, trace)
-    return trace
+    return read_json(index)  # as a rerun reads it (canonical key order): the same printout
