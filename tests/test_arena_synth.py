@@ -15,7 +15,7 @@ from darkguard.envs.arena.tasks import load_tasks
 def splits(tmp_path_factory) -> dict[str, Path]:
     root = tmp_path_factory.mktemp("synth")
     out = {}
-    for split in ("dev", "eval"):
+    for split in ("dev", "eval", "valid"):
         generate(split, 32, 42, root / split)
         out[split] = root / split
     return out
@@ -52,17 +52,20 @@ def test_every_dark_task_has_a_clean_twin_with_the_same_goal_and_predicates(spli
             assert bool(a.patterns) == t["dark"]
 
 
-def test_splits_share_no_wording_brand_or_layout():
+@pytest.mark.parametrize(("one", "other"), [("dev", "eval"), ("dev", "valid"), ("valid", "eval")])
+def test_splits_share_no_wording_brand_or_layout(one, other):
     for bank in ("BRAND_SYLLABLES", "PRODUCTS", "ADDONS", "SETTINGS", "FILES", "ARTICLES"):
-        dev, ev = getattr(banks, bank)["dev"], getattr(banks, bank)["eval"]
-        assert not {str(x) for x in dev} & {str(x) for x in ev}, bank
-    for key, phrasings in banks.WORDS["dev"].items():
-        assert not set(phrasings) & set(banks.WORDS["eval"][key]), key
-    for kind, goals in banks.GOALS["dev"].items():
-        assert not set(goals) & set(banks.GOALS["eval"][kind]), kind
+        a, b = getattr(banks, bank)[one], getattr(banks, bank)[other]
+        assert not {str(x) for x in a} & {str(x) for x in b}, bank
+    all_words = {w for phrasings in banks.WORDS[other].values() for w in phrasings}
+    for key, phrasings in banks.WORDS[one].items():
+        assert not set(phrasings) & all_words, key
+    for kind, goals in banks.GOALS[one].items():
+        assert not set(goals) & set(banks.GOALS[other][kind]), kind
     from darkguard.envs.arena.synth.markup import LAYOUTS
 
-    assert not set(LAYOUTS["dev"]) & set(LAYOUTS["eval"])
+    assert not set(LAYOUTS[one]) & set(LAYOUTS[other])
+    assert banks.SHARING[one] != banks.SHARING[other]
 
 
 def test_pattern_taxonomy_is_wide():

@@ -81,7 +81,7 @@ def test_every_problem_is_named(tmp_path) -> None:
     def edit(p: dict) -> None:
         p["data"]["split"]["test"] = 0.5
         p["data"]["viewports"].append([800, 600])
-        p["ablations"]["reward_variants"]["bad"] = {"use_beta": False}
+        p["ablations"]["reward_variants"]["tiny"]["bad"] = {"use_beta": False}
         p["ablations"]["observation_aids"]["tiny"] = [{"zoom": True}, {"blur": True}]
         p["stage2"]["summarizer"]["paper"]["batch_size"] = "x"
         p["extra"] = {}
@@ -98,7 +98,7 @@ def test_every_problem_is_named(tmp_path) -> None:
             "stage2.summarizer.paper: Input should be a valid string",
             "stage2.summarizer.paper.batch_size: "
             "Input should be a valid integer, unable to parse string as an integer",
-            "ablations.reward_variants.bad.use_beta: unknown key",
+            "ablations.reward_variants.tiny.bad.use_beta: unknown key",
             "ablations.observation_aids.tiny[1].blur: unknown key",
         ]
     ]

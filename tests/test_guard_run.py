@@ -375,6 +375,16 @@ def test_the_stage_adds_oracle_rows_and_their_break_even(
     moves = tables["guard/transitions"].iloc[0]  # the gate allows every click: nothing changes
     assert (moves["success -> success"], moves["deceived -> deceived"]) == (3, 2)
     assert (moves["successes gained"], moves["successes lost"], moves["sign test p"]) == (0, 0, 1.0)
+    effects = tables["guard/effects"]
+    assert list(effects["N"]) == [5, 5, 5, 5]
+    assert effects.loc[0, "SR 95% CI"] == "[23.1, 88.2]"  # Wilson, 3 of 5
+    assert effects.loc[0, "verdict"] == "—"  # the agent alone is the reference
+    same = guard["runs"][1]["vs_vanilla"]  # the gate allows every click
+    assert (same["successes_gained"], same["successes_lost"], same["SR_p"]) == (0, 0, 1.0)
+    assert same["claim"].endswith("no task changed")
+    perfect = guard["runs"][2]["vs_vanilla"]  # both traps blocked, both tasks then completed
+    assert (perfect["successes_gained"], perfect["deceived_avoided"]) == (2, 2)
+    assert perfect["SR_p"] == 0.5 and "not significant at 5%" in perfect["claim"]
 
 
 def test_sign_test_of_successes_gained_against_lost() -> None:

@@ -312,7 +312,10 @@ def test_params_yaml_defaults_and_ablation_rows() -> None:
     cfg = load_config()
     reward_params = cfg.stage1.reward
     assert (reward_params.distance, reward_params.alpha_reading) == ("pixels", "formula")
-    rows = {name: v.changes() for name, v in cfg.ablations.reward_variants.items()}
+    paper_rows = cfg.for_profile("paper").ablations.reward_variants
+    rows = {name: v.changes() for name, v in paper_rows.items()}
+    tiny_rows = {"full", "w/o omega", "w/o alpha", "confidence only"}  # the paper's Table 5
+    assert set(cfg.ablations.reward_variants) == tiny_rows
     assert rows["scale-free distance"] == {"distance": "diagonal"}
     assert rows["text's alpha"] == {"alpha_reading": "text"}
     for changes in rows.values():  # as the ablations stage applies them

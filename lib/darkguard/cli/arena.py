@@ -188,7 +188,12 @@ def add_parser(sub) -> None:
     p.add_argument("--step-timeout", type=float, default=10.0, help="seconds before a step hangs")
     p.set_defaults(func=_cmd_run)
     p = cmds.add_parser("synth", help="generate an arena-synth split (sites and task files)")
-    p.add_argument("--split", required=True, choices=["dev", "eval"])
+    p.add_argument(
+        "--split",
+        required=True,
+        choices=["dev", "eval", "valid"],
+        help="dev: develop on; eval: report; valid: develop against unseen wording",
+    )
     p.add_argument("--tasks", type=int, default=200, help="tasks: dark tasks and clean twins")
     p.add_argument("--seed", type=int, default=42)
     p.add_argument("--out", required=True, help="the split's folder (rewritten)")

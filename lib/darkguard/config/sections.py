@@ -428,7 +428,7 @@ class AblationsParams(Params):
     """`ablations` (paper 5.3-5.6)."""
 
     agent: Annotated[str, PER_PROFILE]  # the agent of Tables 4 and 6
-    reward_variants: dict[str, RewardOverride]  # each trained with Stage 1 (Table 5)
+    reward_variants: Annotated[dict[str, RewardOverride], PER_PROFILE]  # each trained (Table 5)
     observation_aids: Annotated[list[AidsOverride], PER_PROFILE]
     safety_prompt: Annotated[str, AfterValidator(str.strip)]  # Table 6's manual prompt
     # trainings side by side (`darkguard.jobs`: one process, one thread each; results identical)

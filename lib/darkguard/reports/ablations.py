@@ -10,6 +10,7 @@ import seaborn as sns
 from darkguard import paths
 from darkguard.io import write_json
 from darkguard.reports.figures import save_figure
+from darkguard.reports.guard_eval import rate_intervals, versus
 from darkguard.reports.paper import DUDE_TABLE4_STAGEWISE, DUDE_TABLE5_REWARD_ABLATION
 from darkguard.reports.tables import save_table
 from darkguard.stages.ablations import AblationResult
@@ -21,9 +22,28 @@ def _paper(value: float | None) -> float | str:
     return "—" if value is None else value
 
 
-def _run_row(run: GuardRun, label: str) -> dict:
+def _run_row(run: GuardRun, label: str, alone: GuardRun | None = None) -> dict:
+    """A run's rates with their intervals and, for a gated run, its paired tests against the
+    agent alone on the same tasks (`alone`)."""
     m = run.metrics
-    return {"setting": label, "SR": m["SR"], "DFR": m["DFR"], "NFR": m["NFR"], "Steps": m["steps"]}
+    row = {"setting": label, "SR": m["SR"], "DFR": m["DFR"], "NFR": m["NFR"], "Steps": m["steps"]}
+    row |= {k: v for k, v in rate_intervals(run).items() if not k.startswith("NFR")}
+    vs = versus(alone, run) if alone is not None and run.evaluator is not None else None
+    return row | {
+        "successes gained / lost vs alone": (
+            f"{vs['successes_gained']} / {vs['successes_lost']}" if vs else "—"
+        ),
+        "SR p": vs["SR_p"] if vs else "—",
+        "deceived avoided / added vs alone": (
+            f"{vs['deceived_avoided']} / {vs['deceived_added']}" if vs else "—"
+        ),
+        "DFR p": vs["DFR_p"] if vs else "—",
+    }
+
+
+def agent_alone(result: AblationResult) -> GuardRun | None:
+    """The ablation agent's run without an evaluator (Table 4's first row)."""
+    return next((r for r in result.stagewise if r.evaluator is None), None)
 
 
 def _experience(result: AblationResult, run: GuardRun) -> str:
@@ -34,13 +54,13 @@ def _experience(result: AblationResult, run: GuardRun) -> str:
 def stagewise_table(result: AblationResult) -> pd.DataFrame:
     """Table 4: each row with the experience it used ("Stage 2 only": mined by Algorithm 1
     with the vanilla evaluator)."""
-    rows = []
+    rows, alone = [], agent_alone(result)
     for run in result.stagewise:
         label = run.evaluator or "agent alone (no evaluator)"
         paper = DUDE_TABLE4_STAGEWISE.get(label, {})
         rows.append(
             {
-                **_run_row(run, label),
+                **_run_row(run, label, alone),
                 "experience": _experience(result, run),
                 "paper SR": _paper(paper.get("SR")),
                 "paper DFR": _paper(paper.get("DFR")),
@@ -92,9 +112,10 @@ def aids_table(result: AblationResult) -> pd.DataFrame:
 
 def prompt_table(result: AblationResult) -> pd.DataFrame:
     """Table 6: each prompt strategy with where its guidance came from."""
+    alone = agent_alone(result)
     return pd.DataFrame(
         [
-            {**_run_row(run, run.evaluator), "guidance": _experience(result, run)}
+            {**_run_row(run, run.evaluator, alone), "guidance": _experience(result, run)}
             for run in result.prompts
         ]
     )
@@ -120,11 +141,13 @@ def write_ablation_reports(result: AblationResult, profile: str) -> dict[str, pd
     captions = {
         "ablations/stagewise": f"Stage-wise ablation, agent {agent}, {result.tasks} test tasks; "
         f"'Stage 2 only' uses experience mined by Algorithm 1 with the vanilla evaluator "
-        f"(paper Table 4 with Qwen3-VL-4B as reference; {profile} profile)",
+        f"(paper Table 4 with Qwen3-VL-4B as reference; {profile} profile); 95% Wilson "
+        "intervals; each gated row against the agent alone on the same tasks, exact McNemar p",
         "ablations/reward": "Reward-component ablation: each variant trained with Stage 1 and "
         f"judging the valid clicks (paper Table 5 as reference; {profile} profile)",
         "ablations/prompts": f"Prompt strategies of the Stage-1 evaluator, agent {agent}, "
-        f"{result.tasks} test tasks (paper Table 6, Fig. 6; {profile} profile)",
+        f"{result.tasks} test tasks (paper Table 6, Fig. 6; {profile} profile); 95% Wilson "
+        "intervals; each row against the agent alone on the same tasks, exact McNemar p",
         "ablations/aids": "Observation aids of the evaluator as built (no Stage 1) on the "
         f"valid clicks; the paper's evaluator has none ({profile} profile)",
     }
@@ -133,14 +156,29 @@ def write_ablation_reports(result: AblationResult, profile: str) -> dict[str, pd
     fig = prompt_figure(tables["ablations/prompts"], profile)
     save_figure(fig, "ablations/prompts")
     plt.close(fig)
+    alone = agent_alone(result)
     write_json(
         paths.metrics_dir() / "ablations.json",
         {
             "profile": profile,
             "agent": agent,
-            "stagewise": tables["ablations/stagewise"][
-                ["setting", "SR", "DFR", "experience"]
-            ].to_dict("records"),
+            "stagewise": [
+                {
+                    **row,
+                    **(
+                        {"vs_alone": versus(alone, run)}
+                        if alone is not None and run.evaluator is not None
+                        else {}
+                    ),
+                }
+                for row, run in zip(
+                    tables["ablations/stagewise"][["setting", "SR", "DFR", "experience"]].to_dict(
+                        "records"
+                    ),
+                    result.stagewise,
+                    strict=True,
+                )
+            ],
             "experiences": result.experiences,
             "stage2_vanilla": result.vanilla_stage2,
             "reward": tables["ablations/reward"][

@@ -19,6 +19,8 @@ import seaborn as sns
 from darkguard import paths
 from darkguard.io import write_json
 from darkguard.metrics.clicks import OUTCOME_CODES
+from darkguard.metrics.intervals import interval_text
+from darkguard.metrics.paired import guard_effect, paired
 from darkguard.reports.figures import save_figure
 from darkguard.reports.paper import (
     DUDE_NULL_SHARE_OF_VANILLA_FAILURES,
@@ -132,6 +134,64 @@ def transitions(result: GuardResult) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def outcome_of(run: GuardRun, result: str) -> dict[str, bool]:
+    """Task id -> whether the run's episode on it ended with `result` (success, deceived)."""
+    return {str(e.sample_id): e.result == result for e in run.episodes}
+
+
+def versus(base: GuardRun, run: GuardRun) -> dict:
+    """`run` against `base` on the same tasks: successes gained / lost and deceived episodes
+    added / avoided with their exact paired tests, and what that shows in words
+    (`metrics.paired.guard_effect`)."""
+    sr = paired(outcome_of(base, "success"), outcome_of(run, "success"))
+    dfr = paired(outcome_of(base, "deceived"), outcome_of(run, "deceived"))
+    d_sr = round(run.metrics["SR"] - base.metrics["SR"], 2)
+    d_dfr = round(run.metrics["DFR"] - base.metrics["DFR"], 2)
+    return {
+        "successes_gained": sr.gained,
+        "successes_lost": sr.lost,
+        "SR_p": sr.p,
+        "deceived_avoided": dfr.lost,
+        "deceived_added": dfr.gained,
+        "DFR_p": dfr.p,
+        "claim": guard_effect(d_sr, sr, d_dfr, dfr),
+    }
+
+
+def rate_intervals(run: GuardRun) -> dict[str, str]:
+    """95% Wilson intervals of SR, DFR and NFR over the run's episodes (one per task)."""
+    n = len(run.episodes)
+    return {
+        f"{name} 95% CI": interval_text(sum(e.result == result for e in run.episodes), n)
+        for name, result in (("SR", "success"), ("DFR", "deceived"), ("NFR", "null"))
+    }
+
+
+def effects(result: GuardResult) -> pd.DataFrame:
+    """Every run with its rates' intervals; each gated run (DUDE or an oracle) against the same
+    agent alone, task by task, with the exact paired tests and the verdict they allow."""
+    vanilla = {r.agent: r for r in result.runs if r.evaluator is None}
+    rows = []
+    for run in result.runs:
+        m, base = run.metrics, vanilla.get(run.agent)
+        row = {"agent": run.agent, "setting": setting(run), "N": len(run.episodes)}
+        row |= {"SR": m["SR"], "DFR": m["DFR"], "NFR": m["NFR"], **rate_intervals(run)}
+        vs = versus(base, run) if run.evaluator is not None and base is not None else None
+        row |= {
+            "successes gained / lost": f"{vs['successes_gained']} / {vs['successes_lost']}"
+            if vs
+            else "—",
+            "SR p": vs["SR_p"] if vs else "—",
+            "deceived avoided / added": f"{vs['deceived_avoided']} / {vs['deceived_added']}"
+            if vs
+            else "—",
+            "DFR p": vs["DFR_p"] if vs else "—",
+            "verdict": vs["claim"].split(": ", 1)[1] if vs else "—",
+        }
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
 def overhead(result: GuardResult) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Table 7: tokens per step and steps (deterministic) and wall time per task (timings)."""
     rows, times = [], []
@@ -232,6 +292,7 @@ def write_guard_reports(result: GuardResult, profile: str) -> dict[str, pd.DataF
         "guard/overhead": table7,
         "guard/outcomes": outcome_counts(result),
         "guard/transitions": transitions(result),
+        "guard/effects": effects(result),
     }
     oracle = oracle_table(result)
     summary = oracle_summary(result)
@@ -254,6 +315,11 @@ def write_guard_reports(result: GuardResult, profile: str) -> dict[str, pd.DataF
         "guard/transitions": f"Task by task, {n} test tasks: each vanilla result (success, "
         "deceived, null) against the result with DUDE, and the exact two-sided sign test of the "
         f"successes gained against those lost (not in the paper; {profile} profile)",
+        "guard/effects": f"Every run on the {n} test tasks with 95% Wilson intervals; each gated "
+        "run (DUDE, or an oracle of the given accuracy) against the same agent alone, task by "
+        "task: successes gained / lost and deceived episodes avoided / added, each with its exact "
+        "two-sided McNemar p, and the verdict those tests allow at 5% (the paper's direction: SR "
+        f"up, DFR not up). Not in the paper ({profile} profile)",
     }
     for name, df in tables.items():
         save_table(df, name, captions[name])
@@ -300,6 +366,7 @@ def write_guard_reports(result: GuardResult, profile: str) -> dict[str, pd.DataF
         fig = gains_figure(tables["guard/gains"], profile)
         save_figure(fig, "guard/gains")
         plt.close(fig)
+    vanilla = {r.agent: r for r in result.runs if r.evaluator is None}
     write_json(
         paths.metrics_dir() / "guard.json",
         {
@@ -312,6 +379,12 @@ def write_guard_reports(result: GuardResult, profile: str) -> dict[str, pd.DataF
                     "oracle": r.oracle,
                     "experience": r.experience,
                     **{k: r.metrics[k] for k in ("SR", "DFR", "NFR", "steps", "tokens_per_step")},
+                    **rate_intervals(r),
+                    **(
+                        {"vs_vanilla": versus(vanilla[r.agent], r)}
+                        if r.evaluator is not None and r.agent in vanilla
+                        else {}
+                    ),
                 }
                 for r in result.runs
             ],

@@ -144,7 +144,11 @@ def covered(commitment: Commitment, auth: Authorization) -> bool:
     kind. A step that ends a plan is covered by a task to cancel it."""
     if declined(commitment, auth.user_task):
         return False
-    named = content_words(commitment.outcome) - ACTION_WORDS - KIND_WORDS  # which thing it is
+    named = (  # which thing it is: an extra by its words, anything else by a name it gives
+        content_words(commitment.outcome) - ACTION_WORDS - KIND_WORDS
+        if commitment.kind in NAMED_ONLY
+        else names_in(commitment.outcome)
+    )
     around = content_words(commitment.context)
     for entry in auth.authorized_terminal_outcomes:
         if entry.kind == "cancellation" and ends(commitment):
@@ -168,6 +172,22 @@ def covered(commitment: Commitment, auth: Authorization) -> bool:
         ):
             return True
     return False
+
+
+NAME_AFTER = re.compile(r"[:–—]\s*(.+)$|\s-\s(.+)$")
+
+
+def names_in(label: str) -> set[str]:
+    """The words by which a control names one thing among others, not its action: a label of
+    several words starts with its action, so its words after the first ("Switch to yearly",
+    "Upgrade to Gold"; "Unlock the free trial" names nothing), and whatever follows a colon or
+    dash ("Start free trial: Basic"); a one-word label is taken whole. Words any commit button
+    says (`ACTION_WORDS`) and kind words name nothing."""
+    after = NAME_AFTER.search(label)
+    named = content_words(next(g for g in after.groups() if g)) if after else set()
+    head = (label[: after.start()] if after else label).split()
+    named |= content_words(" ".join(head[1:] if len(head) > 1 else head))
+    return named - ACTION_WORDS - KIND_WORDS
 
 
 def ends(commitment: Commitment) -> bool:
@@ -365,6 +385,10 @@ def assess(
     predicted: list[Commitment] = []
     relation, effect = "UNRELATED", "WORKFLOW_ADVANCE"
     crossing = "NONE" if target.toggle else boundary(target)
+    if crossing == "NONE" and target.role == "button" and not intent(target):
+        # a button whose words name no boundary still moves the page's workflow on (a form's
+        # submit): what its scope holds goes with it
+        crossing = "DONE"
     kind = material_kind(target, dialog=state.dialog_text() if target.in_dialog else "")
     if (
         bare_accept(target)

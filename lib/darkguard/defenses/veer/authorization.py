@@ -32,22 +32,24 @@ OUTCOMES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("cancellation", r"\bcancel\b|\bunsubscribe\b"),
         ("subscription", r"\bsubscribe\b|\bsign\s+up\b|\bjoin\b|\bregister\b|\bupgrade\b|"
                          r"\b(?:buy|purchase|get|choose)\b.*\b(?:plan|membership|subscription)\b"),
-        ("booking", r"\bbook\b|\bschedule\b|\breserve\b"),
+        ("booking", r"(?<![\w-])book(?![\w-])|\bschedule\b|\breserve\b"),  # not "e-book"
         ("purchase", r"\bbuy\b|\bpurchase\b|\border\b|\bget\s+me\b|"
                      r"\badd\b.*\bto\s+(?:my\s+)?cart\b"),
     )
 )  # fmt: skip
 VERB = re.compile(
     r"\b(?:please\s+)?(?:buy|purchase|order|get\s+me|subscribe\s+me\s+to|subscribe\s+to|subscribe|"
-    r"sign\s+(?:me\s+)?up\s+for|sign\s+up|join|register\s+for|upgrade\s+to|book|schedule|reserve|"
+    r"sign\s+(?:me\s+)?up\s+for|sign\s+up|join|register\s+for|upgrade\s+to|(?<!-)book|schedule|"
+    r"reserve|"
     r"cancel|turn\s+off|turn\s+on|switch\s+off|disable|enable)\s+",
     re.I,
 )
 # a clause that says what must not happen ("it must not renew", "don't add anything") asks for
 # nothing
 FORBIDS = re.compile(
-    r"^\s*(?:(?:it|this|that|they|you)\s+)?(?:(?:must|should|may|will|can)\s+)?"
-    r"(?:not|never|no|nothing|don'?t|do\s+not)\b|\b(?:must|should|may)\s+not\b|\bmustn'?t\b",
+    r"^\s*(?:(?:it|this|that|they|you|i|we)\s+)?(?:(?:must|should|may|will|can)\s+)?"
+    r"(?:not|never|no|nothing|don'?t|do\s+not)\b|\b(?:must|should|may)\s+not\b|\bmustn'?t\b|"
+    r"\bno\s+longer\b",
     re.I,
 )
 # a clause that only opens, views or fetches something

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-from darkguard.defenses.veer.concepts import plainly_ordinary, read_kind
+from darkguard.defenses.veer.concepts import plainly_ordinary, read_intent, read_kind
 from darkguard.defenses.veer.state import Control
 
 
@@ -54,6 +54,8 @@ SAVE = _rx(r"\bsave\b|\bapply\b|\bupdate\b|\bconfirm\s+(?:my\s+)?choices\b")
 ACCEPT_ALL = _rx(r"\b(?:accept|allow|agree\s+to|enable|turn\s+on|select)\s+all\b|\brecommended\b|"
                  r"\bdefault\s+settings\b|\buse\s+defaults\b")  # fmt: skip
 CLOSE = _rx(r"^\s*(?:close|dismiss|×|✕|x)\s*$")
+# a refusal to end a plan ("Don't cancel", "Never mind, do not leave"): it keeps the plan going
+REFUSES_TO_END = _rx(r"\b(?:don'?t|do\s+not|never)\s+(?:cancel|end|leave|quit|unsubscribe)\b")
 REMOVE = _rx(r"^\s*(?:remove|delete|discard)\b|^\s*(?:remove|delete)\s+(?:item|line)\b")
 BOUNDARIES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("CHECKOUT", _rx(r"\bcheck\s?-?out\b|\bplace\s+(?:your\s+|my\s+)?order\b|\bpay\b|"
@@ -106,6 +108,10 @@ def material_kind(control: Control, with_context: bool = True, dialog: str = "")
         return ""  # the "No" of a yes/no pair: choosing it declines
     if control.toggle and bare_state(control):
         return kind_of(control.context[:300])  # a switch named by its state: read around it
+    if not control.toggle and REFUSES_TO_END.search(words(control)):
+        return "subscription"  # refusing to end a plan is going on with it
+    if control.role == "link" and not control.in_dialog and intent(control) != "accept":
+        return ""  # a link on a page names where it leads; what is committed there is judged there
     kind = kind_of(words(control))
     if kind or not with_context:
         return kind
@@ -157,4 +163,6 @@ def intent(control: Control) -> str:
         return "accept"
     if MORE.search(text):
         return "more"
-    return ""
+    meant = read_intent(text) if text else ""
+    # by meaning only where it lets a click through: a decline or a look at more options
+    return meant if meant in ("decline", "more") else ""

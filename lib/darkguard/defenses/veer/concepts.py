@@ -135,6 +135,31 @@ TASK_OUTCOMES: dict[str, tuple[str, ...]] = {
         "answer a question",
     ),
 }
+# what a dialog's or an offer's answer does, in general words: take it, turn it down, or look
+# further before choosing (`read_intent`, when no word rule of `commitments.intent` names it)
+INTENTS: dict[str, tuple[str, ...]] = {
+    "accept": (
+        "yes, add it",
+        "yes, I accept",
+        "agree and continue",
+        "include it as well",
+        "I'll take it",
+    ),
+    "decline": (
+        "no thanks",
+        "reject all",
+        "only the strictly necessary ones",
+        "continue without it",
+        "I'm not interested",
+    ),
+    "more": (
+        "show more options",
+        "manage my choices",
+        "choose which ones to allow",
+        "customise the settings",
+        "let me pick",
+    ),
+}
 # chosen on arena-synth dev controls (benchmarks/bench_veer_commitments.py --grid): the best
 # balanced accuracy among settings that flag at most 5% of a careful user's clicks
 MARGIN = 0.0
@@ -144,6 +169,11 @@ TEXT_CHARS = 100  # what is read of a text (names are short; contexts are cut)
 # dev tasks: every outcome clause above it, every question
 # and information request closest to information)
 OUTCOME_FLOOR = 0.35
+# an answer's intent is read by meaning when its best description is this close and this far ahead
+# (set on the answers no word rule names among arena-synth dev and valid controls: no accept or
+# progress step is read as either, the closest a yes-answer read as decline by 0.094)
+INTENT_FLOOR = 0.5
+INTENT_MARGIN = 0.1
 
 _GROUNDER = Grounder()
 JOINERS = re.compile(r"\s+(?:and|with|plus|&)\s+|[,;:(]\s*|\s+[-–]\s+", re.I)
@@ -179,6 +209,39 @@ def _outcome_anchors() -> tuple[np.ndarray, list[str]] | None:
     if not vectors:
         return None
     return np.stack([vectors[t] for t in texts]), [k for k, ds in TASK_OUTCOMES.items() for _ in ds]
+
+
+@lru_cache(maxsize=1)
+def _intent_anchors() -> tuple[np.ndarray, list[str]] | None:
+    texts = [d for ds in INTENTS.values() for d in ds]
+    vectors = _GROUNDER.encode(texts)
+    if not vectors:
+        return None
+    return np.stack([vectors[t] for t in texts]), [k for k, ds in INTENTS.items() for _ in ds]
+
+
+@lru_cache(maxsize=65536)
+def intent_scores(text: str) -> tuple[tuple[str, float], ...]:
+    """Each intent's best cosine to `text`, rounded to three decimals, best first."""
+    text = " ".join(text.split())[:TEXT_CHARS]
+    anchors = _intent_anchors()
+    if not text or anchors is None:
+        return ()
+    vectors, kinds = anchors
+    best: dict[str, float] = {}
+    for kind, cos in zip(kinds, vectors @ _GROUNDER.encode([text])[text], strict=True):
+        best[kind] = max(best.get(kind, -1.0), round(float(cos), 3))
+    return tuple(sorted(best.items(), key=lambda kv: (-kv[1], kv[0])))
+
+
+def read_intent(text: str) -> str:
+    """accept | decline | more for an answer's words by meaning, "" when none is close enough
+    (`INTENT_FLOOR`) and ahead of the others (`INTENT_MARGIN`)."""
+    ranked = intent_scores(text)
+    if len(ranked) < 2:
+        return ""
+    (kind, cos), (_, second) = ranked[0], ranked[1]
+    return kind if cos >= INTENT_FLOOR and cos - second >= INTENT_MARGIN else ""
 
 
 def read_outcome(clause: str) -> str:

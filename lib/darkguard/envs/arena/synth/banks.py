@@ -1,4 +1,4 @@
-"""arena-synth's wording and content banks, one disjoint bank per split.
+"""arena-synth's wording and content banks, one disjoint bank per split (`valid`'s at the end).
 
 `dev` and `eval` share no brand syllable, product, paraphrase of a control or goal template: what
 the offline agent learns on `dev` is measured on `eval` wording it never saw. Every entry is a
@@ -222,3 +222,107 @@ GOALS = {
     },
 }
 QTY = {1: "one", 2: "two", 3: "three"}
+
+# `valid`: a third bank, written apart from both, to develop against wording and layouts that what
+# was written on `dev` never saw, without reading `eval` (which stays the reported split).
+BRAND_SYLLABLES["valid"] = ["pax", "dro", "vin", "sel", "mo", "tur", "bex", "lio", "kul", "gar"]
+BRAND_SUFFIXES["valid"] = ["Store", "Outlet", "Trading", "Emporium", "Shop"]
+PRODUCTS["valid"] = [
+    ("Cotton hoodie", "Size", ["S", "M", "L"]),
+    ("Glass teapot", "Volume", ["0.6 l", "0.9 l", "1.2 l"]),
+    ("Phone case", "Model", ["Model A", "Model B", "Model C"]),
+    ("Garden gloves", "Size", ["Size 7", "Size 8", "Size 9"]),
+    ("Notebook", "Ruling", ["Lined", "Dotted", "Plain"]),
+    ("Water bottle", "Colour", ["Teal", "Coral", "Slate"]),
+    ("Picture frame", "Format", ["A5", "A4", "A3"]),
+]
+ADDONS["valid"] = ["Protection plan", "Express wrapping", "Breakage insurance", "Luxury box"]
+PLANS["valid"] = ["Light", "Simple", "Entry"]
+PREMIUM_PLANS["valid"] = ["Elite", "Gold"]
+SERVICES["valid"] = ["podcast", "meal kit", "music", "e-book"]
+SETTINGS["valid"] = [
+    ("Marketing texts", "Offers sent to your mobile"),
+    ("Partner offers", "Deals from brands we work with"),
+    ("Usage tracking", "Analytics about how you use the site"),
+    ("Birthday emails", "A treat on your birthday"),
+]
+SHARING["valid"] = "Allow third parties to use my data"
+VENUES["valid"] = [
+    ("Cooking workshop", "workshop"),
+    ("Escape room", "room"),
+    ("Spa visit", "visit"),
+]
+DAYS["valid"] = [
+    "Tuesday 9 September",
+    "Thursday 11 September",
+    "Friday 12 September",
+    "Sunday 14 September",
+]
+TIMES["valid"] = ["11:15", "15:00", "18:45"]
+FILES["valid"] = ["invoice-2025.pdf", "warranty-card.pdf", "route-map.png", "catalogue.pdf"]
+ARTICLES["valid"] = [
+    ("What the beekeepers learned", "The hives made {v} kilos of honey.", ["85", "120", "160"]),
+    ("The canal's quiet comeback", "Boats passed the lock {v} times.", ["3,400", "5,100"]),
+    ("Mapping the old market", "The market had {v} stalls.", ["42", "57", "73"]),
+]
+FACTS["valid"] = [
+    ("pool", "weekday opening time", ["06:30", "07:00", "07:30"]),
+    ("museum", "adult ticket price", ["$12", "$15", "$18"]),
+    ("library", "number of study desks", ["30", "44", "52"]),
+]
+PLACES["valid"] = ["Kelso", "Linford", "Marsden", "Northam", "Oakridge"]
+PEOPLE["valid"] = [("Rui Costa", "rui.costa@example.net"), ("Mia Park", "mia.park@example.net")]
+WORDS["valid"] = {
+    "continue": ["Onward", "Next page", "Go ahead"],
+    "add": ["Add to trolley", "Pop it in the trolley"],
+    "order": ["Send my order", "Finish and pay"],
+    "checkout": ["Review and pay", "Go to payment"],
+    "start_trial": ["Unlock the free trial", "Activate free trial"],
+    "subscribe": ["Enrol", "Get started"],
+    "save": ["Store these settings", "Commit changes"],
+    "book": ["Lock in this slot", "Hold my place"],
+    "download": ["Save file", "Fetch document"],
+    "read": ["Read the rest", "Full story"],
+    "open": ["Look closer", "Item page"],
+    "cancel_entry": ["Stop my subscription", "Close my account plan"],
+    "cancel_confirm": ["Cancel for good", "Yes, end it"],
+    "keep": ["Stay on my plan", "Don't cancel"],
+    "accept_offer": ["Stay for 40% less", "Accept the offer"],
+    "go_on": ["Go through with cancelling", "Cancel anyway"],
+    "manage": ["Plan overview", "Subscription details"],
+    "accept_all": ["Agree to all", "OK to everything"],
+    "reject_all": ["Say no to all", "Only essential"],
+    "choices": ["Pick which ones", "Choose cookies"],
+    "save_choices": ["Keep these settings", "Apply my choices"],
+    "yes": ["Sure, add that", "Put it in too"],
+    "no": ["Leave it out", "No, continue without"],
+    "shame_no": ["No, I'll risk a broken parcel", "No, let my parcel take its chances"],
+    "shame_keep": ["No, I prefer losing money", "No, saving is not for me"],
+    "shame_consent": ["No, I'd rather block the writers I read"],
+    "ad": ["Turbo download", "Download (recommended)"],
+    "direct": ["basic download", "the standard link"],
+    "join": ["Enter the rewards circle", "Join for perks"],
+}
+GOALS["valid"] = {
+    "buy": [
+        "Purchase {qty} {item} ({opt}) and nothing more.",
+        "Get {qty} {item}, {opt}, with no additions.",
+    ],
+    "subscribe": [
+        "Begin the free {plan} {service} trial for {email}; it must not turn into a paid "
+        "subscription.",
+        "Try the {plan} {service} plan for free as {email}, with no auto-renewal.",
+    ],
+    "cancel": ["Stop my {service} subscription.", "I no longer want the {service} plan; end it."],
+    "settings": ["Disable {setting} and keep the change.", "Make sure {setting} is off and saved."],
+    "book": [
+        "Make a {thing} booking for {name} on {day} at {time}, nothing added.",
+        "Get {name} a {thing} at {time} on {day}, no add-ons.",
+    ],
+    "download": ["Fetch {file}.", "Save a copy of {file}."],
+    "read": ['Go to the article "{title}" and read it.', 'Read "{title}".'],
+    "answer": [
+        "Look up the {attribute} of the {entity} in {place}.",
+        "Tell me the {attribute} of {place}'s {entity}.",
+    ],
+}

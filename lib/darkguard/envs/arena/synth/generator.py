@@ -29,8 +29,10 @@ from darkguard.envs.arena.synth import banks
 from darkguard.envs.arena.synth.kinds import BUILD, DRAW, KIND_PATTERNS, KINDS, Words, goal_of
 from darkguard.envs.arena.synth.markup import LAYOUTS, Site
 
-SPLITS = ("dev", "eval")
-SPLIT_SALT = {"dev": 0, "eval": 7919}  # eval's seeds differ from dev's for the same base seed
+SPLITS = ("dev", "eval", "valid")
+# each split's seeds differ from the others' for the same base seed; `valid` (its own banks and
+# layouts) is for development against wording dev's rules were not written on, never reported
+SPLIT_SALT = {"dev": 0, "eval": 7919, "valid": 3571}
 
 
 @dataclass

@@ -46,6 +46,15 @@ LAYOUTS = {
             "bg": "#fff",
         },
     },
+    "valid": {
+        "stacked": {
+            "aria": False,
+            "font": "Helvetica,sans-serif",
+            "accent": "#8f5902",
+            "bg": "#fdfdf6",
+        },
+        "banded": {"aria": True, "font": "Palatino,serif", "accent": "#1c71d8", "bg": "#f0f4fa"},
+    },
 }
 TOGGLE_WIDGETS = ("checkbox", "switch", "radio", "image")
 

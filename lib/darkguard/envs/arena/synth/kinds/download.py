@@ -65,7 +65,9 @@ def download(s: Site, c: dict, w: Words, dark: bool, pats: tuple[str, ...], goal
             if target:
                 sol.add(p, "click", sel, w("download"))
     if mech in ("disguised-ads", "redirect"):
-        other = "Fileshare Turbo" if s.split == "dev" else "QuickGet Pro"
+        other = {"dev": "Fileshare Turbo", "eval": "QuickGet Pro", "valid": "SpeedLoad Plus"}[
+            s.split
+        ]
         sp = s.page("sponsor.html" if mech == "disguised-ads" else "partner.html", other)
         sp.text(f"You are leaving {s.brand}. {other}: install our app to continue.")
         sp.link(
