@@ -202,22 +202,24 @@ def _anchors() -> tuple[np.ndarray, list[str], np.ndarray] | None:
     )
 
 
-@lru_cache(maxsize=1)
-def _outcome_anchors() -> tuple[np.ndarray, list[str]] | None:
-    texts = [d for ds in TASK_OUTCOMES.values() for d in ds]
+def _anchors_of(groups: dict[str, tuple[str, ...]]) -> tuple[np.ndarray, list[str]] | None:
+    """The descriptions' embeddings, stacked, and the group each belongs to (None without the
+    encoder)."""
+    texts = [d for ds in groups.values() for d in ds]
     vectors = _GROUNDER.encode(texts)
     if not vectors:
         return None
-    return np.stack([vectors[t] for t in texts]), [k for k, ds in TASK_OUTCOMES.items() for _ in ds]
+    return np.stack([vectors[t] for t in texts]), [k for k, ds in groups.items() for _ in ds]
+
+
+@lru_cache(maxsize=1)
+def _outcome_anchors() -> tuple[np.ndarray, list[str]] | None:
+    return _anchors_of(TASK_OUTCOMES)
 
 
 @lru_cache(maxsize=1)
 def _intent_anchors() -> tuple[np.ndarray, list[str]] | None:
-    texts = [d for ds in INTENTS.values() for d in ds]
-    vectors = _GROUNDER.encode(texts)
-    if not vectors:
-        return None
-    return np.stack([vectors[t] for t in texts]), [k for k, ds in INTENTS.items() for _ in ds]
+    return _anchors_of(INTENTS)
 
 
 @lru_cache(maxsize=65536)
