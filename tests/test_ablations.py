@@ -14,6 +14,8 @@ from darkguard.stages.ablations import reward_ablation
 
 class FakePools:
     def __init__(self, fer: float) -> None:
+        self.failure = [{"label": -1}] * 3
+        self.success = [{"label": -1}] * 7 + [{"label": 1}] * 10
         self.metrics = {
             "pass_rate": 0.5,
             "c4_fatal_error_rate": fer,
@@ -47,6 +49,7 @@ def test_reward_variants_train_with_their_overrides(monkeypatch, tmp_path) -> No
     assert calls[1][0]["use_omega"] is False and calls[1][1] == tmp_path / "abl/reward/w_o_omega"
     assert calls[1][3] is None  # a variant retrains unless DARKGUARD_REUSE_TRAINED=1
     assert rows[1]["fatal_error_rate"] == pytest.approx(0.2)
+    assert (rows[1]["clicks"], rows[1]["deceptive_clicks"]) == (20, 10)  # for the FER's interval
 
 
 def test_the_variants_that_train_are_jobs_and_their_rows_are_used(monkeypatch, tmp_path):

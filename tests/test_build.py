@@ -60,7 +60,10 @@ def test_build_writes_a_valid_benchmark(workdirs, count_renders) -> None:
     full = json.loads((out / "full.json").read_text())
     assert len(full) == 22 and len(list((out / "websites").glob("*.html"))) == 22
     assert (
-        sum(len(json.loads((out / f"{s}.json").read_text())) for s in ("train", "valid", "test"))
+        sum(
+            len(json.loads((out / f"{s}.json").read_text()))
+            for s in ("train", "valid", "test", "heldout_valid", "heldout_test")
+        )
         == 22
     )
     record = next(r for r in full if r["type"] == "Deception")

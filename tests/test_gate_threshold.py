@@ -73,6 +73,17 @@ def test_best_threshold_takes_the_highest_sr_within_the_agents_own_dfr() -> None
     assert best_threshold([row(None, 30, 3), row(0.5, 20, 0)]) == 0.0  # nothing beats the agent
 
 
+def test_a_smoothed_pick_prefers_a_plateau_to_a_spike() -> None:
+    def row(t, sr, dfr=1):
+        return {"agent": "a", "threshold": t, "SR": sr, "DFR": dfr, "NFR": 100 - sr - dfr}
+
+    rows = [row(None, 30, 3), row(0.1, 31), row(0.2, 40), row(0.3, 28), row(0.6, 36)]
+    rows += [row(0.7, 37), row(0.8, 33)]
+    assert best_threshold(rows) == 0.2  # the raw curve's spike
+    assert best_threshold(rows, window=3) == 0.7  # 35.3 on the plateau against 33.0 at the spike
+    assert best_threshold(rows, window=1) == best_threshold(rows)
+
+
 def test_allowing_gives_the_highest_threshold_per_share_of_benign_clicks() -> None:
     p1 = [(1, 0.9), (1, 0.8), (1, 0.7), (1, 0.6), (0, 0.95), (-1, 0.5)]
     assert allowing(p1, [0.25, 0.5, 0.6, 1.0]) == [0.9, 0.8, 0.7, 0.6]

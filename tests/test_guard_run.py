@@ -387,6 +387,25 @@ def test_the_stage_adds_oracle_rows_and_their_break_even(
     assert perfect["SR_p"] == 0.5 and "not significant at 5%" in perfect["claim"]
 
 
+def test_transfer_splits_every_run_by_style_family(release, tmp_path, workdirs, staged) -> None:
+    import dataclasses
+
+    from darkguard.reports.guard_eval import HELD_OUT, IN_FAMILY, transfer, transfer_metrics
+    from darkguard.stages import guard_eval
+
+    result = guard_eval.run(staged_config(release, tmp_path))
+    assert transfer(result).empty  # no family held out: no transfer table
+    ids = [str(r["id"]) for r in result.suite]
+    held = dataclasses.replace(result, heldout_ids=frozenset(ids[:2]))
+    table = transfer(held)
+    assert list(table["pages"]) == [IN_FAMILY] * 2 + [HELD_OUT] * 2  # vanilla and DUDE each
+    assert list(table["N"]) == [3, 3, 2, 2]  # the oracle runs are not the guard's
+    assert table.loc[1, "verdict"].endswith("no task changed")  # the gate allows every click
+    metrics = transfer_metrics(held)
+    assert [r["tasks"] for r in metrics[HELD_OUT]] == [2, 2]
+    assert "vs_vanilla" in metrics[HELD_OUT][1] and "vs_vanilla" not in metrics[HELD_OUT][0]
+
+
 def test_sign_test_of_successes_gained_against_lost() -> None:
     from darkguard.reports.guard_eval import sign_test
 

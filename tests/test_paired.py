@@ -96,3 +96,32 @@ def test_the_committed_headline_words_each_effect_from_its_tests() -> None:
     for cell in cells:
         assert re.search(r"gained / \d+ lost, p = [\d.e-]+\)", cell), cell
         assert re.search(r"at 5%$|no task changed$", cell), cell
+
+
+def test_the_headline_states_both_sides_of_the_transfer(tmp_path) -> None:
+    """With a held-out style family, the headline gives the evaluator on its valid clicks and
+    each run on the training families' and the held-out family's test tasks, each gated run with
+    its verdict."""
+    import json
+
+    from darkguard.reports.report import headline_table
+
+    judged = {"pass_rate": 0.7, "c4_fatal_error_rate": 0.1, "c2_rate": 0.05, "c3_rate": 0.05}
+    claim = "SR +1.00 pp (2 gained / 1 lost, p = 1), DFR -1.00 pp (1 avoided / 0 added, p = 1): x"
+    run = {"agent": "a", "SR": 30.0, "DFR": 2.0, "NFR": 68.0, "tasks": 10}
+    gated = {**run, "evaluator": "e", "vs_vanilla": {"claim": claim}}
+    side = [{**run, "evaluator": None}, gated]
+    files = {
+        "stage1.json": {"valid_after": judged, "heldout_after": judged},
+        "stage2.json": {"initial_success": 1, "final_success": 2},
+        "guard.json": {
+            "runs": [{**run, "evaluator": None}, gated],
+            "transfer": {"held-out family": side, "training families": side},
+        },
+    }
+    for name, value in files.items():
+        (tmp_path / name).write_text(json.dumps(value))
+    rows = list(headline_table(tmp_path)["result"])
+    assert any("held-out style family's valid" in r for r in rows)
+    sides = [r for r in rows if "test tasks of the" in r]
+    assert len(sides) == 4 and "training families" in sides[0] and "held-out" in sides[-1]

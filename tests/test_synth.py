@@ -19,7 +19,9 @@ VIEWPORTS = RUC["viewports"]
 @pytest.fixture(scope="module")
 def plans():
     comp = RUC["composition"]
-    return plan_pages(comp["normal"], comp["deceptive"], RUC["domains"], 42)
+    families = RUC["families"]
+    plan = (families["train"], families["heldout"], families["heldout_share"])
+    return plan_pages(comp["normal"], comp["deceptive"], RUC["domains"], 42, RUC["split"], plan)
 
 
 def test_plan_matches_composition_and_balances_domains(plans) -> None:

@@ -305,7 +305,11 @@ def _add_run_arguments(p: argparse.ArgumentParser, role: str) -> None:
     """Flags shared by the commands that run a model over a RUC directory."""
     p.add_argument("--data", required=True, help="a RUC-format directory")
     p.add_argument(f"--{role}", help="a model name of the profile in params.yaml, or a folder")
-    p.add_argument("--split", help="train/valid/test (default: every record)")
+    p.add_argument(
+        "--split",
+        help="train/valid/test, or heldout_valid/heldout_test (the held-out style family's "
+        "pages; default: every record)",
+    )
     p.add_argument("--limit", type=int, help="use only the first N items")
     p.add_argument("--out", help="write the metrics as JSON")
     p.add_argument("--params", help="parameters file (default: params.yaml of the repository)")

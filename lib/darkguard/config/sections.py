@@ -6,7 +6,15 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Generic, Literal, TypeVar
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 from pydantic.fields import FieldInfo
 
 from darkguard import registry
@@ -66,6 +74,33 @@ class Composition(Params):
     deceptive: dict[str, int]  # by category
 
 
+class Families(Params):
+    """`data.families`: RUC-synth's style families (`ruc/synth/families.py`) that the training
+    split is drawn in, and those held out of it (their pages only in `heldout_valid` /
+    `heldout_test`, a `heldout_share` of each category's valid and test pages)."""
+
+    train: list[str]
+    heldout: list[str]
+    heldout_share: float
+
+    @model_validator(mode="after")
+    def _families(self) -> Families:
+        if not self.train:
+            raise ValueError("train: at least one training family")
+        if len(set(self.train) | set(self.heldout)) != len(self.train) + len(self.heldout):
+            raise ValueError("a family is repeated, or both trained on and held out")
+        if not 0 <= self.heldout_share < 1 or (self.heldout and self.heldout_share == 0):
+            raise ValueError(
+                f"heldout_share {self.heldout_share}: a share of valid/test in [0, 1), above 0 "
+                "when a family is held out"
+            )
+        return self
+
+    @property
+    def plan(self) -> tuple[list[str], list[str], float]:
+        return list(self.train), list(self.heldout), float(self.heldout_share)
+
+
 class DataParams(Params):
     """`data`: the benchmark, its split and its Stage-1 clicks."""
 
@@ -76,6 +111,7 @@ class DataParams(Params):
     domains: list[str]
     viewports: list[list[int]]  # [width, height] screenshot sizes
     split: dict[str, float]
+    families: Families
     n_null: int  # null clicks per sample
     examples: int  # annotated screenshots in the examples figure
 
@@ -156,6 +192,7 @@ class WarmupParams(Params):
     guidance_rules: int  # at most this many rules per guidance block
     guidance_own_rate: float  # share of guidance blocks with a rule about the click itself
     guidance_distractor_rate: float  # share of guidance blocks holding task texts, no rule
+    recolour_rate: Annotated[float, Field(ge=0, le=1)] = 0.0  # clicks shown recoloured
     seed: Annotated[int, BASE_SEED]
 
 
@@ -395,6 +432,7 @@ class GuardEvalParams(Params):
     max_fatal_error_rate: float  # confidence gate: at most this share of deceptive valid clicks
     threshold_objective: Literal["valid_sr", "balanced"]  # how the confidence gate is tuned
     sweep_benign_allowed: list[Annotated[float, Field(gt=0, le=1)]]  # valid_sr's candidates
+    threshold_window: Annotated[int, Field(ge=1)]  # valid_sr: SR averaged over this many neighbours
     oracle: OracleParams
 
 

@@ -9,6 +9,7 @@ import seaborn as sns
 
 from darkguard import paths
 from darkguard.io import write_json
+from darkguard.metrics.intervals import interval_text
 from darkguard.reports.figures import save_figure
 from darkguard.reports.guard_eval import rate_intervals, versus
 from darkguard.reports.paper import DUDE_TABLE4_STAGEWISE, DUDE_TABLE5_REWARD_ABLATION
@@ -80,6 +81,12 @@ def _judgement_rates(r: dict) -> dict:
     }
 
 
+def _fer_interval(r: dict) -> str:
+    """The 95% Wilson interval of a judging run's Fatal Error Rate over its deceptive clicks."""
+    n = r.get("deceptive_clicks")
+    return interval_text(round(r["fatal_error_rate"] * n), n) if n else "—"
+
+
 def reward_table(result: AblationResult) -> pd.DataFrame:
     rows = []
     for r in result.rewards:
@@ -88,6 +95,7 @@ def reward_table(result: AblationResult) -> pd.DataFrame:
             {
                 "variant": r["variant"],
                 **_judgement_rates(r),
+                "FER 95% CI": _fer_interval(r),
                 "paper FER (%)": _paper(paper.get("FER")),
                 "paper pass rate (%)": _paper(paper.get("pass")),
             }

@@ -10,6 +10,7 @@ import pandas as pd
 from darkguard import paths
 from darkguard.config import BuildModelsParams
 from darkguard.io import atomic_write_text, read_json, write_json
+from darkguard.metrics.intervals import interval_text
 from darkguard.reports.figures import save_figure
 from darkguard.reports.tables import save_table
 from darkguard.stages.build_models import BuiltEvaluator
@@ -36,21 +37,52 @@ def aids_words(params: BuildModelsParams) -> str:
     return "none (the paper's inputs)" if not words else " + ".join(words)
 
 
+IN_FAMILY = "training families (valid)"
+HELD_OUT = "held-out family (heldout_valid)"
+
+
+def judged_groups(b: BuiltEvaluator) -> list[tuple[str, dict, dict]]:
+    """(pages, metrics, confusion) of the valid clicks of the training style families, then of
+    the held-out family's when the build holds one out."""
+    groups = [(IN_FAMILY, b.valid_metrics, b.valid_confusion)]
+    if b.heldout_metrics is not None:
+        groups.append((HELD_OUT, b.heldout_metrics, b.heldout_confusion))
+    return groups
+
+
+def pass_interval(matrix: dict[str, dict[str, int]]) -> str:
+    """The 95% Wilson interval of the pass rate, from the confusion counts."""
+    correct = sum(row.get(true, 0) for true, row in matrix.items())
+    return interval_text(correct, sum(sum(row.values()) for row in matrix.values()))
+
+
+def fer_interval(matrix: dict[str, dict[str, int]]) -> str:
+    """The 95% Wilson interval of C4 (deceptive clicks judged benign), from the counts."""
+    row = matrix["deceptive (-1)"]
+    return interval_text(row["benign (1)"], sum(row.values()))
+
+
 def warmup_table(built: list[BuiltEvaluator], params: BuildModelsParams) -> pd.DataFrame:
     rows = []
     for b in built:
         losses = [e["loss"] for e in b.log_history if "loss" in e]
-        rows.append(
-            {
-                "Evaluator": f"{b.name} (tiny)",
-                "Parameters": b.parameters,
-                "Warm-up steps": params.warmup.steps,
-                "Aids": "+".join(k for k in ("zoom", "ocr") if getattr(params.aids, k)) or "none",
-                "First loss": round(losses[0], 4),
-                "Final loss": round(losses[-1], 4),
-                **{c: b.valid_metrics[c] for c in METRIC_COLUMNS},
-            }
-        )
+        for pages, metrics, matrix in judged_groups(b):
+            rows.append(
+                {
+                    "Evaluator": f"{b.name} (tiny)",
+                    "Pages": pages,
+                    "Parameters": b.parameters,
+                    "Warm-up steps": params.warmup.steps,
+                    "Aids": "+".join(k for k in ("zoom", "ocr") if getattr(params.aids, k))
+                    or "none",
+                    "First loss": round(losses[0], 4),
+                    "Final loss": round(losses[-1], 4),
+                    "clicks": int(metrics["n"]),
+                    **{c: metrics[c] for c in METRIC_COLUMNS},
+                    "pass 95% CI": pass_interval(matrix),
+                    "FER 95% CI": fer_interval(matrix),
+                }
+            )
     return pd.DataFrame(rows)
 
 
@@ -64,8 +96,11 @@ def confusion_table(built: list[BuiltEvaluator]) -> pd.DataFrame:
     """One row per evaluator and true label: counts of each predicted label on the valid clicks."""
     rows = []
     for b in built:
-        for true, counts in b.valid_confusion.items():
-            rows.append({"Evaluator": f"{b.name} (tiny)", "True label": true, **counts})
+        for pages, _, matrix in judged_groups(b):
+            for true, counts in matrix.items():
+                rows.append(
+                    {"Evaluator": f"{b.name} (tiny)", "Pages": pages, "True label": true, **counts}
+                )
     return pd.DataFrame(rows)
 
 
@@ -87,8 +122,9 @@ def write_models_reports(
     save_table(
         table,
         "models/warmup",
-        "Tiny evaluators after the warm-up: judgements of the valid-split clicks (tiny profile; "
-        "the paper has no such step). Deviations from the paper's inputs (screenshot, task, "
+        "Tiny evaluators after the warm-up: judgements of the valid-split clicks, on the style "
+        "families it trained on and on the held-out family (tiny profile; the paper has no such "
+        "step). Deviations from the paper's inputs (screenshot, task, "
         f"click): {aids_words(params)}; the warm-up adds {params.warmup.text_nulls} null "
         "click(s) on a text line per train page and targets a confidence from "
         f"{params.warmup.confidence[0]} (click on a label edge) to {params.warmup.confidence[1]}",
@@ -113,6 +149,16 @@ def write_models_reports(
                     "parameters": b.parameters,
                     **b.valid_metrics,
                     "null_accuracy": null_accuracy(b.valid_confusion),
+                    **(
+                        {
+                            "heldout_family": {
+                                **b.heldout_metrics,
+                                "null_accuracy": null_accuracy(b.heldout_confusion),
+                            }
+                        }
+                        if b.heldout_metrics is not None
+                        else {}
+                    ),
                 }
                 for b in built
             },

@@ -49,6 +49,10 @@ def write_ruc_reports(build: RucBuild, params: DataParams) -> dict[str, pd.DataF
             ruc.split_by_category(build.splits),
             f"{label} split per category",
         ),
+        "ruc/families": (
+            ruc.family_table(build.splits, list(params.families.heldout)),
+            f"{label} pages per style family and split (held-out families: never in train)",
+        ),
         "ruc/clicks": (
             ruc.click_table(build.clicks),
             f"{label} Stage-1 clicks per split (paper 3.2.1, App. D)",

@@ -9,6 +9,7 @@ everything in `reports/tables/` and `reports/metrics/` is deterministic.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections import Counter
 
@@ -49,6 +50,8 @@ def domain_table(result: GuardResult) -> pd.DataFrame:
     for run in paper_runs(result):
         groups = {**run.by_domain, "All": run.metrics}
         for domain, m in groups.items():
+            episodes = [e for e in run.episodes if domain in ("All", e.domain)]
+            ci = rate_intervals(dataclasses.replace(run, episodes=episodes))
             rows.append(
                 {
                     "agent": run.agent,
@@ -56,7 +59,9 @@ def domain_table(result: GuardResult) -> pd.DataFrame:
                     "domain": domain,
                     "tasks": m["tasks"],
                     "SR": m["SR"],
+                    "SR 95% CI": ci["SR 95% CI"],
                     "DFR": m["DFR"],
+                    "DFR 95% CI": ci["DFR 95% CI"],
                     "Steps": m["steps"],
                 }
             )
@@ -76,6 +81,7 @@ def failure_modes(result: GuardResult) -> pd.DataFrame:
                 "SR": m["SR"],
                 "DFR": m["DFR"],
                 "NFR": m["NFR"],
+                **rate_intervals(run),
                 "null share of failures (%)": round(100 * m["NFR"] / failures, 1)
                 if failures
                 else 0.0,
@@ -192,6 +198,82 @@ def effects(result: GuardResult) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+IN_FAMILY, HELD_OUT = "training families", "held-out family"
+
+
+def family_groups(result: GuardResult) -> dict[str, frozenset[str]]:
+    """Task ids of the suite by style family group: the families the evaluator was trained on,
+    and the held-out family (absent when the build holds none out)."""
+    ids = frozenset(str(r["id"]) for r in result.suite)
+    if not result.heldout_ids:
+        return {}
+    return {IN_FAMILY: ids - result.heldout_ids, HELD_OUT: ids & result.heldout_ids}
+
+
+def restricted(run: GuardRun, ids: frozenset[str]) -> GuardRun:
+    """`run` on the tasks `ids` only."""
+    return dataclasses.replace(run, episodes=[e for e in run.episodes if str(e.sample_id) in ids])
+
+
+def transfer(result: GuardResult) -> pd.DataFrame:
+    """Each run on the training families' tasks and on the held-out family's, side by side:
+    rates with 95% intervals, and each gated run against the same agent alone on the same
+    tasks with its exact paired tests and verdict."""
+    rows = []
+    for group, ids in family_groups(result).items():
+        runs = [restricted(r, ids) for r in paper_runs(result)]
+        vanilla = {r.agent: r for r in runs if r.evaluator is None}
+        for run in runs:
+            m, base = run.metrics, vanilla.get(run.agent)
+            vs = versus(base, run) if run.evaluator is not None and base is not None else None
+            rows.append(
+                {
+                    "pages": group,
+                    "agent": run.agent,
+                    "setting": setting(run),
+                    "N": len(run.episodes),
+                    "SR": m["SR"],
+                    "DFR": m["DFR"],
+                    "NFR": m["NFR"],
+                    **rate_intervals(run),
+                    "successes gained / lost": f"{vs['successes_gained']} / {vs['successes_lost']}"
+                    if vs
+                    else "—",
+                    "SR p": vs["SR_p"] if vs else "—",
+                    "deceived avoided / added": (
+                        f"{vs['deceived_avoided']} / {vs['deceived_added']}" if vs else "—"
+                    ),
+                    "DFR p": vs["DFR_p"] if vs else "—",
+                    "verdict": vs["claim"].split(": ", 1)[1] if vs else "—",
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+def transfer_metrics(result: GuardResult) -> dict:
+    """`transfer` for guard.json: per family group, each run's rates, intervals and tests."""
+    out = {}
+    for group, ids in family_groups(result).items():
+        runs = [restricted(r, ids) for r in paper_runs(result)]
+        vanilla = {r.agent: r for r in runs if r.evaluator is None}
+        out[group] = [
+            {
+                "agent": r.agent,
+                "evaluator": r.evaluator,
+                "tasks": len(r.episodes),
+                **{k: r.metrics[k] for k in ("SR", "DFR", "NFR")},
+                **rate_intervals(r),
+                **(
+                    {"vs_vanilla": versus(vanilla[r.agent], r)}
+                    if r.evaluator is not None and r.agent in vanilla
+                    else {}
+                ),
+            }
+            for r in runs
+        ]
+    return out
+
+
 def overhead(result: GuardResult) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Table 7: tokens per step and steps (deterministic) and wall time per task (timings)."""
     rows, times = [], []
@@ -294,6 +376,8 @@ def write_guard_reports(result: GuardResult, profile: str) -> dict[str, pd.DataF
         "guard/transitions": transitions(result),
         "guard/effects": effects(result),
     }
+    if result.heldout_ids:
+        tables["guard/transfer"] = transfer(result)
     oracle = oracle_table(result)
     summary = oracle_summary(result)
     n = len(result.suite)
@@ -320,6 +404,11 @@ def write_guard_reports(result: GuardResult, profile: str) -> dict[str, pd.DataF
         "task: successes gained / lost and deceived episodes avoided / added, each with its exact "
         "two-sided McNemar p, and the verdict those tests allow at 5% (the paper's direction: SR "
         f"up, DFR not up). Not in the paper ({profile} profile)",
+        "guard/transfer": f"Transfer: every run on the test tasks of the style families the "
+        f"evaluator was trained on and on those of the family held out of all training and "
+        f"tuning ({len(result.heldout_ids)} of the {n} tasks), with 95% Wilson intervals; each "
+        "DUDE run against the same agent alone on the same tasks (exact two-sided McNemar p) and "
+        f"the verdict those tests allow at 5%. Not in the paper ({profile} profile)",
     }
     for name, df in tables.items():
         save_table(df, name, captions[name])
@@ -391,6 +480,7 @@ def write_guard_reports(result: GuardResult, profile: str) -> dict[str, pd.DataF
             **oracle_metrics(summary),
             "gate": result.settings.gate,
             "thresholds": result.thresholds,
+            **({"transfer": transfer_metrics(result)} if result.heldout_ids else {}),
         },
     )
     return tables

@@ -54,6 +54,11 @@ OUTPUTS = [
         "Table 13",
         "build_ruc",
     ),
+    Output(
+        ("tables/ruc/families.{csv,md}",),
+        "— (not in the paper: RUC-synth's style families, one held out of training)",
+        "build_ruc",
+    ),
     Output(("tables/ruc/clicks.{csv,md}",), "§3.2.1, App. D", "build_ruc"),
     Output(("figures/ruc/examples.png",), "App. I", "build_ruc"),
     Output(("metrics/ruc.json",), "—", "build_ruc"),
@@ -121,6 +126,11 @@ OUTPUTS = [
     Output(
         ("tables/guard/effects.{csv,md}",),
         "— (not in the paper: intervals, paired tests and verdicts of every run)",
+        "guard_eval",
+    ),
+    Output(
+        ("tables/guard/transfer.{csv,md}",),
+        "— (not in the paper: the training style families' tasks beside the held-out family's)",
         "guard_eval",
     ),
     Output(("metrics/guard.json",), "—", "guard_eval"),
@@ -224,7 +234,8 @@ def headline_table(metrics_dir: Path | None = None) -> pd.DataFrame:
     guard = read_json(m / "guard.json")
     rows = [
         _row(
-            "Stage 1: valid Fatal Error Rate (%)",
+            "Stage 1: valid Fatal Error Rate (%)"
+            + (" (training style families)" if stage1.get("heldout_after") else ""),
             stage1.get("valid_after", {}).get("c4_fatal_error_rate"),
             DUDE_TABLE5_REWARD_ABLATION["full"]["FER"],
             100,
@@ -235,20 +246,28 @@ def headline_table(metrics_dir: Path | None = None) -> pd.DataFrame:
             f"{DUDE_TABLE18_INITIAL_POOLS['success']} -> {DUDE_TABLE19_FINAL_SUCCESS[50]} (T = 50)",
         ),
     ]
-    after = stage1.get("valid_after", {})
-    if after:
-        null_acc = 1 - after["c2_rate"] - after["c3_rate"]
-        rows.append(
-            _row(
-                "Guard's evaluator (Stage 1), valid: pass rate / FER / null accuracy (%)",
-                " / ".join(
-                    f"{100 * v:.2f}"
-                    for v in (after["pass_rate"], after["c4_fatal_error_rate"], null_acc)
-                ),
-                None,
-            )
-        )
+    families = " (training style families)" if stage1.get("heldout_after") else ""
+    for key, pages in (
+        ("valid_after", f"valid{families}"),
+        ("heldout_after", "held-out style family's valid"),
+    ):
+        if stage1.get(key):
+            rows.append(_judged_row(f"Guard's evaluator (Stage 1), {pages}", stage1[key]))
     vanilla = {r["agent"]: r for r in guard["runs"] if r["evaluator"] is None}
+    transfer = guard.get("transfer", {})
+    for group in sorted(transfer, key=lambda g: g != "training families"):
+        for run in transfer[group]:
+            setting = "vanilla" if run["evaluator"] is None else "w/ " + run["evaluator"]
+            effect = run["vs_vanilla"]["claim"] if "vs_vanilla" in run else None
+            rows.append(
+                _row(
+                    f"{run['agent']} {setting}, test tasks of the {group} ({run['tasks']}): "
+                    "SR / DFR (%)",
+                    f"{run['SR']} / {run['DFR']}",
+                    None,
+                    effect=effect,
+                )
+            )
     for run in guard["runs"]:
         name = (
             f"{run['agent']} {'vanilla' if run['evaluator'] is None else 'w/ ' + run['evaluator']}"
@@ -281,6 +300,17 @@ def headline_table(metrics_dir: Path | None = None) -> pd.DataFrame:
             )
     profile = guard.get("profile", "tiny")
     return pd.DataFrame(rows).assign(profile=profile)
+
+
+def _judged_row(what: str, judged: dict) -> dict:
+    """A headline row of an evaluator's judgements: pass rate / FER / null accuracy (%)."""
+    null_acc = 1 - judged["c2_rate"] - judged["c3_rate"]
+    values = (judged["pass_rate"], judged["c4_fatal_error_rate"], null_acc)
+    return _row(
+        f"{what}: pass rate / FER / null accuracy (%)",
+        " / ".join(f"{100 * v:.2f}" for v in values),
+        None,
+    )
 
 
 def _dash(value) -> str:

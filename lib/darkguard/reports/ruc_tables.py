@@ -10,7 +10,7 @@ import pandas as pd
 
 from darkguard.reports.paper import DUDE_RUC_SOURCES, DUDE_RUC_SPLIT, DUDE_RUC_TOTALS
 from darkguard.ruc import schema
-from darkguard.ruc.split import SPLITS
+from darkguard.ruc.split import HELDOUT_SPLITS, SPLITS
 
 
 def dataset_label(source: str) -> str:
@@ -99,17 +99,20 @@ def box_areas(records: list[dict]) -> tuple[pd.DataFrame, float]:
 
 
 def split_table(splits: dict[str, list[dict]]) -> pd.DataFrame:
-    """Paper Table 13: split sizes, ours beside the paper's."""
+    """Paper Table 13: split sizes, ours beside the paper's; a valid or test count includes
+    the held-out style family's pages, also given on their own."""
     rows = []
     for name in SPLITS:
-        n = Counter(r["type"] for r in splits[name])
+        members = splits[name] + splits.get(f"heldout_{name}", [])
+        n = Counter(r["type"] for r in members)
         pn, pd_ = DUDE_RUC_SPLIT[name]
         rows.append(
             {
                 "Split": name,
                 "Normal": n["Normal"],
                 "Deceptive": n["Deception"],
-                "Total": len(splits[name]),
+                "Total": len(members),
+                "of which held-out family": len(splits.get(f"heldout_{name}", [])),
                 "Normal (paper)": pn,
                 "Deceptive (paper)": pd_,
                 "Total (paper)": pn + pd_,
@@ -122,9 +125,26 @@ def split_table(splits: dict[str, list[dict]]) -> pd.DataFrame:
 
 def split_by_category(splits: dict[str, list[dict]]) -> pd.DataFrame:
     cats = sorted({str(r.get("category")) for s in splits.values() for r in s})
+    names = [s for s in (*SPLITS, *HELDOUT_SPLITS) if s in splits]
     rows = [
-        {"Category": c, **{s: sum(str(r.get("category")) == c for r in splits[s]) for s in SPLITS}}
+        {"Category": c, **{s: sum(str(r.get("category")) == c for r in splits[s]) for s in names}}
         for c in cats
+    ]
+    return pd.DataFrame(rows)
+
+
+def family_table(splits: dict[str, list[dict]], heldout: list[str]) -> pd.DataFrame:
+    """Pages per style family and split: the training families in train / valid / test, the
+    held-out ones only in heldout_valid / heldout_test."""
+    names = [s for s in (*SPLITS, *HELDOUT_SPLITS) if s in splits]
+    families = sorted({str(r.get("family")) for s in splits.values() for r in s})
+    rows = [
+        {
+            "Family": f,
+            "Role": "held out" if f in heldout else "training",
+            **{s: sum(str(r.get("family")) == f for r in splits[s]) for s in names},
+        }
+        for f in families
     ]
     return pd.DataFrame(rows)
 

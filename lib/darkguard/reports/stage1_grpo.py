@@ -55,11 +55,16 @@ def dynamics_figures(frame: pd.DataFrame, label: str) -> dict[str, plt.Figure]:
     return figures
 
 
-def _row(name: str, pools: Pools) -> dict:
+IN_FAMILY = "training families (valid)"
+HELD_OUT = "held-out family (heldout_valid)"
+
+
+def _row(name: str, pools: Pools, pages: str = IN_FAMILY) -> dict:
     rewards = [e["reward"] for e in pools.failure + pools.success]
     m = pools.metrics
     return {
         "Evaluator": name,
+        "Pages": pages,
         "Pass rate (%)": round(100 * m["pass_rate"], 2),
         "Fatal Error Rate C4 (%)": round(100 * m["c4_fatal_error_rate"], 2),
         "C1 (%)": round(100 * m["c1_rate"], 2),
@@ -75,8 +80,18 @@ def before_after_table(result: Stage1Result, profile: str) -> pd.DataFrame:
         _row(f"{result.evaluator.name} before Stage 1 ({profile})", result.before),
         _row(f"{result.tuned.name} after Stage 1 ({profile})", result.after),
     ]
+    if result.heldout_before is not None and result.heldout_after is not None:
+        rows += [
+            _row(
+                f"{result.evaluator.name} before Stage 1 ({profile})",
+                result.heldout_before,
+                HELD_OUT,
+            ),
+            _row(f"{result.tuned.name} after Stage 1 ({profile})", result.heldout_after, HELD_OUT),
+        ]
     paper = {k: "-" for k in rows[0]}
     paper["Evaluator"] = "paper: Qwen3-VL-2B + Stage 1, full reward (Table 5; reference)"
+    paper["Pages"] = "RUC test"
     paper["Fatal Error Rate C4 (%)"] = DUDE_TABLE5_REWARD_ABLATION["full"]["FER"]
     return pd.DataFrame([*rows, paper])
 
@@ -110,8 +125,9 @@ def write_stage1_reports(result: Stage1Result, profile: str, split: str) -> dict
     save_table(
         table,
         "stage1/before_after",
-        f"Stage 1 on the valid-split clicks: the evaluator before and after hybrid-reward GRPO "
-        f"({profile} profile; the paper's row is its reference number)",
+        f"Stage 1 on the valid-split clicks, of the style families it trained on and of the "
+        f"held-out family: the evaluator before and after hybrid-reward GRPO ({profile} profile; "
+        "the paper's row is its reference number)",
     )
     pools = pools_table(result, profile, split)
     save_table(
@@ -131,6 +147,14 @@ def write_stage1_reports(result: Stage1Result, profile: str, split: str) -> dict
             "reward_last10": round(float(last), 4),
             "valid_before": result.before.metrics,
             "valid_after": result.after.metrics,
+            **(
+                {
+                    "heldout_before": result.heldout_before.metrics,
+                    "heldout_after": result.heldout_after.metrics,
+                }
+                if result.heldout_after is not None and result.heldout_before is not None
+                else {}
+            ),
             "failure_pool": len(result.pools.failure),
             "success_pool": len(result.pools.success),
         },

@@ -81,3 +81,21 @@ def stratified_split(
     for r in records:
         out[assignment[str(r["id"])]].append(r)
     return out
+
+
+HELDOUT_SPLITS = ("heldout_valid", "heldout_test")  # a held-out style family's valid / test
+
+
+def hold_out(splits: dict[str, list[dict]], families: list[str]) -> dict[str, list[dict]]:
+    """`splits` with the records of the held-out style `families` moved out of `valid` and
+    `test` into `heldout_valid` and `heldout_test` (so everything that tunes on `valid` sees the
+    training families only). A held-out family's record in `train` is an error."""
+    held = set(families)
+    leaked = [str(r["id"]) for r in splits["train"] if r.get("family") in held]
+    if leaked:
+        raise ValueError(f"records of held-out families in train: {leaked[:5]}")
+    out = {"train": splits["train"]}
+    for name in ("valid", "test"):
+        out[name] = [r for r in splits[name] if r.get("family") not in held]
+        out[f"heldout_{name}"] = [r for r in splits[name] if r.get("family") in held]
+    return out

@@ -14,7 +14,15 @@ from darkguard.io import InputError, read_json
 from darkguard.ruc import schema
 
 # Files a RUC directory may hold: the public release (train/eval/full) and our splits.
-RECORD_FILES = ("full.json", "train.json", "eval.json", "valid.json", "test.json")
+RECORD_FILES = (
+    "full.json",
+    "train.json",
+    "eval.json",
+    "valid.json",
+    "test.json",
+    "heldout_valid.json",
+    "heldout_test.json",
+)
 
 
 @dataclass(frozen=True)

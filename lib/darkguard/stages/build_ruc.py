@@ -11,7 +11,7 @@ from darkguard.config import Config, view
 from darkguard.io import write_json, write_jsonl
 from darkguard.ruc.clicks import generate_clicks
 from darkguard.ruc.release import import_release
-from darkguard.ruc.split import SPLITS, stratified_split
+from darkguard.ruc.split import HELDOUT_SPLITS, SPLITS, hold_out, stratified_split
 from darkguard.ruc.validate import validate_dir
 from darkguard.runinfo import write_run_info
 
@@ -26,6 +26,7 @@ PARAMS = (
     "data.domains",
     "data.viewports",
     "data.split",
+    "data.families",
     "data.n_null",
     "data.examples",
 )
@@ -50,8 +51,10 @@ def run(cfg: Config, progress: Callable[[int, int], None] | None = None) -> RucB
     out_dir.mkdir(parents=True, exist_ok=True)
     manifest: list[dict] = []
     if params.source == "synth":
+        from darkguard.ruc.synth.families import check_families
         from darkguard.ruc.synth.generate import build_synth
 
+        check_families([*params.families.train, *params.families.heldout])
         records, manifest = build_synth(
             out_dir=out_dir,
             normal=params.normal_count,
@@ -59,6 +62,8 @@ def run(cfg: Config, progress: Callable[[int, int], None] | None = None) -> RucB
             domains=list(params.domains),
             viewports=params.viewports,
             seed=base.seed,
+            split=params.split,
+            families=params.families.plan,
             progress=progress,
         )
         records.sort(key=lambda r: r["id"])
@@ -68,12 +73,16 @@ def run(cfg: Config, progress: Callable[[int, int], None] | None = None) -> RucB
     if params.source == "ruc":
         (out_dir / "journal.jsonl").unlink(missing_ok=True)
     write_json(out_dir / "full.json", records)
-    splits = stratified_split(records, params.split, base.seed)
-    for name in SPLITS:
+    splits = hold_out(stratified_split(records, params.split, base.seed), held_out(params))
+    names = SPLITS + (HELDOUT_SPLITS if held_out(params) else ())
+    for name in SPLITS + HELDOUT_SPLITS:
+        (out_dir / f"{name}.json").unlink(missing_ok=True)
+        (out_dir / "clicks" / f"{name}.jsonl").unlink(missing_ok=True)
+    for name in names:
         write_json(out_dir / f"{name}.json", splits[name])
     validate_dir(out_dir).raise_for_issues()  # everything written is checked once more
     clicks, rejected = {}, []
-    for name in SPLITS:
+    for name in names:
         clicks[name], bad = generate_clicks(splits[name], params.n_null, base.seed)
         rejected += bad
         write_jsonl(out_dir / "clicks" / f"{name}.jsonl", clicks[name])
@@ -83,6 +92,11 @@ def run(cfg: Config, progress: Callable[[int, int], None] | None = None) -> RucB
         out_dir / "run_info.json", {"base": base.model_dump(), "data": params.model_dump()}
     )
     return RucBuild(out_dir, records, splits, clicks, rejected, manifest)
+
+
+def held_out(params) -> list[str]:
+    """The style families held out of training (none for the public RUC)."""
+    return list(params.families.heldout) if params.source == "synth" else []
 
 
 def _prune_unreferenced(out_dir: Path, records: list[dict]) -> None:

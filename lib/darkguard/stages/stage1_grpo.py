@@ -45,6 +45,8 @@ class Stage1Result:
     before: Pools | None  # the starting evaluator on the valid clicks (None: not judged)
     after: Pools  # the tuned evaluator on the valid clicks
     pools: Pools  # the tuned evaluator on the pool clicks (Stage 2's input)
+    heldout_before: Pools | None = None  # ... on the held-out style family's valid clicks
+    heldout_after: Pools | None = None
 
 
 def _clicks(data_dir: Path, split: str) -> tuple[list[dict], dict[str, dict]]:
@@ -62,7 +64,8 @@ def run(
     reuse: bool | None = None,
     before: bool = True,
 ) -> Stage1Result:
-    """Train, evaluate before/after on the valid clicks, and write the pools under
+    """Train, evaluate before/after on the valid clicks (and on the held-out style family's,
+    when the build holds one out and `pools` is set), and write the pools under
     `data/stage1/` (adapter/, log_history.json, trained_with.json, pools/{failure,success}.jsonl).
 
     An adapter trained with the same settings is reused when `reuse` is True, or, with `reuse`
@@ -77,10 +80,17 @@ def run(
     aids = evaluator_aids(spec)
     train, records = _clicks(data_dir, "train")
     valid, _ = _clicks(data_dir, "valid")
+    heldout_file = data_dir / "clicks" / "heldout_valid.jsonl"
+    heldout = read_jsonl(heldout_file) if heldout_file.is_file() and pools else []
     pool_clicks = _clicks(data_dir, settings.pool_split)[0] if pools else []
 
     base = load_backend(spec)
     start = collect_pools(base, data_dir, valid, records, settings.reward, aids) if before else None
+    held_start = (
+        collect_pools(base, data_dir, heldout, records, settings.reward, aids)
+        if before and heldout
+        else None
+    )
     trained_with = {
         "evaluator": spec_identity(spec),  # not its folder: copies of the data reuse it
         "seed": seed,
@@ -119,4 +129,9 @@ def run(
     collected = collect_pools(backend, data_dir, pool_clicks, records, settings.reward, aids)
     write_jsonl(out_dir / "pools" / "failure.jsonl", collected.failure)
     write_jsonl(out_dir / "pools" / "success.jsonl", collected.success)
-    return Stage1Result(spec, tuned, log, start, after, collected)
+    held_after = (
+        collect_pools(backend, data_dir, heldout, records, settings.reward, aids)
+        if heldout
+        else None
+    )
+    return Stage1Result(spec, tuned, log, start, after, collected, held_start, held_after)

@@ -125,37 +125,6 @@ _SITE_WORDS = {
         ["Products", "Docs", "Pricing", "Blog", "Support", "Community", "Changelog", "Security"],
     ),
 }
-# Primary card action, secondary card action, task phrase for the primary action.
-_ACTIONS = {
-    "Shopping": (
-        ["Add to cart", "Add to bag", "Buy now"],
-        ["Details", "Save", "Compare"],
-        [
-            "Add the {item} to the cart.",
-            "Put the {item} in my cart.",
-            "Add one {item} to the shopping cart.",
-        ],
-    ),
-    "News": (
-        ["Read more", "Read article", "Continue reading"],
-        ["Share", "Save", "Listen"],
-        [
-            'Open the article "{item}".',
-            'Read the story "{item}".',
-            'Show me the full article "{item}".',
-        ],
-    ),
-    "Booking": (
-        ["Book now", "Reserve", "Select room"],
-        ["Details", "Map", "Save"],
-        ["Book a room at {item}.", "Reserve a stay at {item}.", "Make a booking at {item}."],
-    ),
-    "Software": (
-        ["Download", "Get it", "Download now"],
-        ["Release notes", "Docs", "Details"],
-        ["Download {item}.", "Get the installer of {item}.", "Start the download of {item}."],
-    ),
-}
 
 
 @dataclass(frozen=True)
@@ -206,22 +175,17 @@ def _item(domain: str, rng: np.random.Generator, used: set[str]) -> Item:
     raise RuntimeError("could not draw a distinct item title")
 
 
-def domain_copy(domain: str, n_items: int, rng: np.random.Generator) -> DomainCopy:
-    """Deterministic copy for one page of `domain` with `n_items` items."""
-    words, sections = _SITE_WORDS[domain]
-    site = f"{rng.choice(_ADJ)}{rng.choice(words)}"
+def domain_copy(domain: str, n_items: int, rng: np.random.Generator, words: dict) -> DomainCopy:
+    """Deterministic copy for one page of `domain` with `n_items` items; its card actions and
+    task phrasing come from the family's wording bank `words`."""
+    site_words, sections = _SITE_WORDS[domain]
+    site = f"{rng.choice(_ADJ)}{rng.choice(site_words)}"
     nav = _pick(rng, sections, int(rng.integers(3, 7)))
     sidebar = _pick(rng, sections, int(rng.integers(3, 6)))
     used: set[str] = set()
     items = [_item(domain, rng, used) for _ in range(n_items)]
-    actions, secondary, tasks = _ACTIONS[domain]
-    return DomainCopy(
-        domain,
-        site,
-        nav,
-        sidebar,
-        items,
-        str(rng.choice(actions)),
-        str(rng.choice(secondary)),
-        str(rng.choice(tasks)),
-    )
+    options = words["actions"][domain]
+    action = options[int(rng.integers(len(options)))][0]
+    secondary = options[int(rng.integers(len(options)))][1]
+    task = options[int(rng.integers(len(options)))][2]
+    return DomainCopy(domain, site, nav, sidebar, items, action, secondary, task)

@@ -57,12 +57,14 @@ def check_measurement(spec: PageSpec, m: Measurement) -> None:
 
 
 def to_record(spec: PageSpec, m: Measurement) -> dict:
-    """A record in the public RUC schema, plus `domain` and normalized boxes."""
+    """A record in the public RUC schema, plus `domain`, the style `family` and normalized
+    boxes."""
     record = {
         "id": spec.id,
         "type": spec.type,
         "category": spec.category,
         "domain": spec.domain,
+        "family": spec.family,
         "url": f"websites/{spec.id}.html",
         "image_path": f"images/{spec.id}.png",
         "image_width": spec.width,
@@ -96,17 +98,22 @@ def _build_synth(
     domains: list[str],
     viewports: list[list[int]],
     seed: int,
+    split: dict[str, float] | None = None,
+    families: tuple[list[str], list[str], float] = (["plain"], [], 0.0),
     progress: Callable[[int, int], None] | None = None,
     workers: int | None = None,
 ) -> tuple[list[dict], list[dict]]:
     """Render every planned page into `out_dir`; returns (records, manifest rows).
+
+    `split` and `families` place each style family (`spec.plan_pages`): held-out families
+    only on pages the split puts in `valid` or `test`.
 
     Pages whose HTML is unchanged and whose files exist are reused from the journal, the others
     are rendered by `workers` (default `RENDER_WORKERS`) browsers at once (`_render_pages`),
     files of pages no longer planned are removed, and the journal is finalized in plan order.
     """
     out_dir = Path(out_dir)
-    plans = plan_pages(normal, deceptive, domains, seed)
+    plans = plan_pages(normal, deceptive, domains, seed, split, families)
     specs = [make_page(plan, viewports, seed) for plan in plans]
     journal = Journal(out_dir / "journal.jsonl")
     try:

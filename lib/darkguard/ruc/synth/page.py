@@ -71,6 +71,7 @@ class Page:
     card_actions: dict[int, str] = field(default_factory=dict)
     card_extra: dict[int, str] = field(default_factory=dict)
     overlays: list[str] = field(default_factory=list)
+    words: dict = field(default_factory=dict)  # the style family's wording bank
 
     # ---- geometry -------------------------------------------------------------------------
     @property

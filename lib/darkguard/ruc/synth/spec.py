@@ -10,10 +10,13 @@ import numpy as np
 
 from darkguard.ruc.clicks import sample_rng
 from darkguard.ruc.schema import NORMAL_CATEGORY
+from darkguard.ruc.split import stratified_split
 from darkguard.ruc.synth.content import domain_copy
+from darkguard.ruc.synth.families import FAMILIES, Family
 from darkguard.ruc.synth.page import Page, text_w
 from darkguard.ruc.synth.patterns import apply_deception, apply_normal
 from darkguard.ruc.synth.style import FONTS, PALETTES, sample_style
+from darkguard.ruc.synth.wording import bank
 
 MAX_BANNER = 116  # tallest banner slot a pattern may add, plus its gap
 
@@ -23,6 +26,7 @@ class PlannedPage:
     id: str
     domain: str
     category: str
+    family: str = "plain"
 
     @property
     def type(self) -> str:
@@ -35,6 +39,7 @@ class PageSpec:
     domain: str
     type: str
     category: str
+    family: str
     task: str
     width: int
     height: int
@@ -47,24 +52,56 @@ class PageSpec:
 
 
 def plan_pages(
-    normal: int, deceptive: dict[str, int], domains: list[str], seed: int
+    normal: int,
+    deceptive: dict[str, int],
+    domains: list[str],
+    seed: int,
+    split: dict[str, float] | None = None,
+    families: tuple[list[str], list[str], float] = (["plain"], [], 0.0),
 ) -> list[PlannedPage]:
-    """Every page of the build: categories x domains balanced, ids in a seeded order."""
+    """Every page of the build: categories x domains balanced, ids in a seeded order, and each
+    page's style family.
+
+    `families` is (training families, held-out families, held-out share). Pages the stratified
+    split (`split`, the same call `build_ruc` makes on the rendered records) puts in `train`
+    take a training family; of the `valid` and `test` pages of each category, the held-out
+    share (rounded) take a held-out family and the others a training family. Families are dealt
+    in turn over a seeded order, so each gets an equal share.
+    """
     slots = []
     for category, n in [(NORMAL_CATEGORY, normal), *sorted(deceptive.items())]:
         slots += [(domains[i % len(domains)], category) for i in range(n)]
     order = np.random.default_rng(seed).permutation(len(slots))
     width = max(4, len(str(len(slots))))
-    return [PlannedPage(f"syn-{k + 1:0{width}d}", *slots[i]) for k, i in enumerate(order)]
+    plans = [PlannedPage(f"syn-{k + 1:0{width}d}", *slots[i]) for k, i in enumerate(order)]
+    train, heldout, share = families
+    if split is None or (len(train) == 1 and not heldout):
+        return [dataclasses.replace(p, family=train[0]) for p in plans]
+    parts = stratified_split(
+        [{"id": p.id, "type": p.type, "category": p.category} for p in plans], split, seed
+    )
+    rng = np.random.default_rng([seed, 7919])
+    family_of: dict[str, str] = {}
+    for name, members in parts.items():
+        for category in sorted({str(r["category"]) for r in members}):
+            ids = [str(r["id"]) for r in members if r["category"] == category]
+            ids = [ids[i] for i in rng.permutation(len(ids))]
+            n_out = round(share * len(ids)) if name != "train" and heldout else 0
+            for k, page_id in enumerate(ids[:n_out]):
+                family_of[page_id] = heldout[k % len(heldout)]
+            start = int(rng.integers(len(train)))
+            for k, page_id in enumerate(ids[n_out:]):
+                family_of[page_id] = train[(start + k) % len(train)]
+    return [dataclasses.replace(p, family=family_of[p.id]) for p in plans]
 
 
 def _layout(
-    rng: np.random.Generator, width: int, height: int, font_size: int, button_h: int
+    rng: np.random.Generator, width: int, height: int, font_size: int, button_h: int, family: Family
 ) -> dict:
-    sidebar = [None, "left", "right"][int(rng.choice(3, p=[0.4, 0.3, 0.3]))]
+    sidebar = [None, "left", "right"][int(rng.choice(3, p=list(family.sidebar_p)))]
     sidebar_w = int(rng.integers(200, 281))
-    pad, gap = int(rng.choice([16, 24, 32])), int(rng.choice([12, 16, 20]))
-    header_h, footer_h = int(rng.choice([56, 64, 72, 80])), int(rng.choice([40, 48]))
+    pad, gap = int(rng.choice(family.pads)), int(rng.choice(family.gaps))
+    header_h, footer_h = int(rng.choice(family.header_h)), int(rng.choice([40, 48]))
     content_w = width - 2 * pad - (sidebar_w + gap if sidebar else 0)
     cols = [c for c in (2, 3, 4, 5) if 210 <= (content_w - (c - 1) * gap) / c <= 440]
     n_cols = int(rng.choice(cols))
@@ -84,13 +121,16 @@ def _layout(
 
 
 def make_page(plan: PlannedPage, viewports: list[list[int]], seed: int) -> PageSpec:
-    """The deterministic page of `plan` (depends only on the seed and the page id)."""
+    """The deterministic page of `plan` (depends only on the seed, the page id and its style
+    family, whose looks and wording bank it is drawn from)."""
     rng = sample_rng(seed, plan.id)
     width, height = (int(v) for v in viewports[int(rng.integers(len(viewports)))])
-    style = sample_style(rng)
-    layout = _layout(rng, width, height, style.font_size, style.button_h)
-    copy = domain_copy(plan.domain, layout["cols"] * layout["rows"], rng)
-    page = Page(width=width, height=height, style=style, copy=copy, rng=rng, **layout)
+    family = FAMILIES[plan.family]
+    words = bank(plan.family)
+    style = sample_style(rng, family)
+    layout = _layout(rng, width, height, style.font_size, style.button_h, family)
+    copy = domain_copy(plan.domain, layout["cols"] * layout["rows"], rng, words)
+    page = Page(width=width, height=height, style=style, copy=copy, rng=rng, words=words, **layout)
     nav_room = width - 2 * page.pad - 190 - int(min(320, width * 0.2)) - 160
     nav, used = [], 0
     for name in copy.nav:  # keep only the navigation links that fit the header
@@ -104,6 +144,7 @@ def make_page(plan: PlannedPage, viewports: list[list[int]], seed: int) -> PageS
     else:
         variant = apply_deception(page, plan.category, rng)
     meta = {
+        "family": plan.family,
         "variant": variant,
         "font": FONTS.index(style.font),
         "palette": PALETTES.index(style.palette),
@@ -111,5 +152,14 @@ def make_page(plan: PlannedPage, viewports: list[list[int]], seed: int) -> PageS
         "grid": [page.cols, page.rows],
     }
     return PageSpec(
-        plan.id, plan.domain, plan.type, plan.category, page.task, width, height, page.html(), meta
+        plan.id,
+        plan.domain,
+        plan.type,
+        plan.category,
+        plan.family,
+        page.task,
+        width,
+        height,
+        page.html(),
+        meta,
     )

@@ -6,6 +6,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from darkguard.ruc.synth.families import Family
+
 # (background, surface, text, muted, primary, on-primary, accent, on-accent, border)
 PALETTES = [
     (
@@ -148,6 +150,9 @@ FONTS = [
     "DejaVu Serif",
     "Liberation Sans Narrow",
     "Liberation Mono",
+    "DejaVu Sans Condensed",
+    "DejaVu Sans Mono",
+    "DejaVu Serif Condensed",
 ]
 BUTTON_KINDS = ("primary", "accent", "secondary", "ghost", "link")
 
@@ -161,6 +166,8 @@ class Style:
     button_h: int
     shadow: bool
     uppercase_buttons: bool
+    border_w: int = 1
+    weight: int = 600
 
     @property
     def names(self) -> dict[str, str]:
@@ -178,15 +185,20 @@ class Style:
         return dict(zip(keys, self.palette, strict=True))
 
 
-def sample_style(rng: np.random.Generator) -> Style:
+def sample_style(rng: np.random.Generator, family: Family) -> Style:
+    """A style drawn from `family`'s palettes, fonts, type scale and shapes."""
+    lo, hi = family.font_sizes
+    blo, bhi = family.button_h
     return Style(
-        palette=PALETTES[int(rng.integers(len(PALETTES)))],
-        font=FONTS[int(rng.integers(len(FONTS)))],
-        font_size=int(rng.integers(13, 17)),
-        radius=int(rng.choice([0, 2, 4, 6, 8, 12, 20])),
-        button_h=int(rng.integers(30, 46)),
-        shadow=bool(rng.random() < 0.5),
-        uppercase_buttons=bool(rng.random() < 0.25),
+        palette=PALETTES[int(rng.choice(family.palettes))],
+        font=str(rng.choice(family.fonts)),
+        font_size=int(rng.integers(lo, hi + 1)),
+        radius=int(rng.choice(family.radii)),
+        button_h=int(rng.integers(blo, bhi + 1)),
+        shadow=bool(rng.random() < family.shadow_rate),
+        uppercase_buttons=bool(rng.random() < family.uppercase_rate),
+        border_w=family.border_w,
+        weight=family.weight,
     )
 
 
@@ -207,8 +219,8 @@ body {{ background: {c["bg"]}; color: {c["text"]}; font-family: '{s.font}'; font
 a {{ color: inherit; text-decoration: none; }}
 .nav a {{ display: inline-flex; align-items: center; flex: none; }}
 .btn {{ display: inline-flex; align-items: center; justify-content: center; flex: none; overflow: hidden;
-        white-space: nowrap; border-radius: {s.radius}px; font-weight: 600; cursor: pointer;
-        text-transform: {upper}; border: 1px solid transparent; font-family: inherit; font-size: inherit; }}
+        white-space: nowrap; border-radius: {s.radius}px; font-weight: {s.weight}; cursor: pointer;
+        text-transform: {upper}; border: {s.border_w}px solid transparent; font-family: inherit; font-size: inherit; }}
 .btn-primary {{ background: {c["primary"]}; color: {c["on_primary"]}; }}
 .btn-accent {{ background: {c["accent"]}; color: {c["on_accent"]}; }}
 .btn-secondary {{ background: transparent; color: {c["primary"]}; border-color: {c["primary"]}; }}

@@ -22,13 +22,11 @@ from darkguard import paths
 from darkguard.config import AblationsParams, Config, RewardOverride, view
 from darkguard.defenses.dude.built import read_experience
 from darkguard.defenses.dude.evaluator import tuned_spec
-from darkguard.envs.ruc_static import task_suite
 from darkguard.io import atomic_write_text, write_json
 from darkguard.jobs import Job, run_jobs
 from darkguard.loop.pool import pool_of
 from darkguard.models.registry import resolve_spec
 from darkguard.models.spec import ModelSpec
-from darkguard.ruc.validate import load_records
 from darkguard.stages import stage1_grpo
 from darkguard.stages.ablations.aids import (
     aids_ablation,
@@ -37,7 +35,7 @@ from darkguard.stages.ablations.aids import (
     copy_dir,
     trained_copy,
 )
-from darkguard.stages.guard_eval import Gate, GuardRun, guard_runs
+from darkguard.stages.guard_eval import Gate, GuardRun, guard_runs, suite_of
 from darkguard.stages.stage1_grpo import _clicks, stage_dir
 from darkguard.stages.stage2_summarize import make_miner
 from darkguard.training.dude.stage1 import collect_pools
@@ -164,11 +162,14 @@ def reward_variant(cfg: Config, name: str, variant: RewardOverride) -> dict:
     varied = cfg.override({f"stage1.reward.{k}": v for k, v in overrides.items()})
     out = stage_dir() if not overrides else ablations_dir() / "reward" / paths.slug(name)
     reuse = True if not overrides else None
-    m = stage1_grpo.run(varied, out, pools=False, reuse=reuse, before=False).after.metrics
+    after = stage1_grpo.run(varied, out, pools=False, reuse=reuse, before=False).after
+    m, judged = after.metrics, after.failure + after.success
     return {
         "variant": name,
         "pass_rate": m["pass_rate"],
         "fatal_error_rate": m["c4_fatal_error_rate"],
+        "clicks": len(judged),
+        "deceptive_clicks": sum(e["label"] == -1 for e in judged),
         **{k: m[k] for k in ("c1_rate", "c2_rate", "c3_rate", "parse_failure_rate")},
     }
 
@@ -216,11 +217,9 @@ class GatedRuns:
 
 
 def guard_suite(cfg: Config, data_dir: Path) -> list[dict]:
-    """The `guard_eval` stage's test suite (its split, tasks per domain and seed)."""
-    guard = cfg.guard_eval
-    return task_suite(
-        load_records(data_dir, f"{guard.split}.json"), guard.per_domain, cfg.base.seed
-    )
+    """The `guard_eval` stage's test suite (its split, tasks per domain and seed, and the
+    held-out style family's tasks of that split)."""
+    return suite_of(cfg.guard_eval, data_dir, cfg.base.seed)[0]
 
 
 def gated_runs(cfg: Config) -> GatedRuns:

@@ -127,7 +127,17 @@ def warmup_rows(
             warm.guidance_distractor_rate,
             distractor_sentences(records, train),
         )
-        rows = trl_rows(train, records, data_dir, max_pixels, warm.confidence, aids, guidance)
+        rows = trl_rows(
+            train,
+            records,
+            data_dir,
+            max_pixels,
+            warm.confidence,
+            aids,
+            guidance,
+            warm.recolour_rate,
+            warm.seed,
+        )
     if not warm.balance:
         return rows
     row_of = {id(c): r for c, r in zip(train, rows, strict=True)}
@@ -142,18 +152,23 @@ class BuiltEvaluator:
     log_history: list[dict]
     valid_metrics: dict[str, float]
     valid_confusion: dict[str, dict[str, int]]
+    heldout_metrics: dict[str, float] | None = None  # on the held-out style family's valid
+    heldout_confusion: dict[str, dict[str, int]] | None = None
 
 
 def build_evaluators(
     params: BuildModelsParams, data_dir: Path, out_root: Path
 ) -> list[BuiltEvaluator]:
-    """Build each tiny evaluator, warm it up on the train clicks, judge the valid clicks.
+    """Build each tiny evaluator, warm it up on the train clicks, judge the valid clicks (the
+    training style families) and, when the build holds a style family out, its valid clicks.
 
     With `DARKGUARD_REUSE_TRAINED=1`, an evaluator already in `out_root` whose card matches these
     parameters is judged again without being rebuilt (re-rendering reports, notebook tests)."""
     records = records_by_id(data_dir)
     train = read_jsonl(data_dir / "clicks" / "train.jsonl")
     valid = read_jsonl(data_dir / "clicks" / "valid.jsonl")
+    heldout_file = data_dir / "clicks" / "heldout_valid.jsonl"
+    heldout = read_jsonl(heldout_file) if heldout_file.is_file() else []
     corpus = tokenizer_corpus_for(data_dir)
     aids = ObservationAids(**params.aids.model_dump())
     warm = params.warmup
@@ -178,7 +193,12 @@ def build_evaluators(
         run = judge_clicks(Evaluator(backend, aids), data_dir, valid, records)
         n_params = sum(p.numel() for p in backend.model.parameters())
         matrix = confusion([c["label"] for c in valid], run.outputs)
-        built.append(BuiltEvaluator(name, out_dir, n_params, log, run.metrics, matrix))
+        b = BuiltEvaluator(name, out_dir, n_params, log, run.metrics, matrix)
+        if heldout:
+            held = judge_clicks(Evaluator(backend, aids), data_dir, heldout, records)
+            b.heldout_metrics = held.metrics
+            b.heldout_confusion = confusion([c["label"] for c in heldout], held.outputs)
+        built.append(b)
     return built
 
 

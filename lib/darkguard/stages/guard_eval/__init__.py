@@ -73,6 +73,7 @@ PARAMS = (
     "guard_eval.max_fatal_error_rate",
     "guard_eval.threshold_objective",
     "guard_eval.sweep_benign_allowed",
+    "guard_eval.threshold_window",
     "guard_eval.oracle",
     "parallel",
 )
@@ -242,6 +243,7 @@ class GuardResult:
     thresholds: dict[str, dict[str, float]]  # confidence gates: label -> what its threshold does
     sweeps: dict[str, list[dict]] = dataclasses.field(default_factory=dict)  # label -> valid sweep
     valid_suite: list[dict] = dataclasses.field(default_factory=list)  # the sweeps' tasks
+    heldout_ids: frozenset[str] = frozenset()  # suite tasks on the held-out style family's pages
 
 
 def guard_dir() -> Path:
@@ -250,16 +252,16 @@ def guard_dir() -> Path:
 
 
 def run(cfg: Config) -> GuardResult:
-    """The stage: the suite, the profile's agents and evaluators, the Stage-2 experience, and the
-    oracle agent behind an oracle per accuracy (`guard_eval.oracle`). The offline agent's pages
-    (the valid suite's, then the test suite's) are read ahead by the OCR worker processes while
-    this process judges clicks (`read_ahead`), when the episodes run in this process
-    (`guard_eval.workers: 1` on this machine's processes)."""
+    """The stage: the suite (the test split's tasks, and the held-out style family's test tasks
+    when the build holds one out), the profile's agents and evaluators, the Stage-2 experience,
+    and the oracle agent behind an oracle per accuracy (`guard_eval.oracle`). The offline
+    agent's pages (the valid suite's, then the test suite's) are read ahead by the OCR worker
+    processes while this process judges clicks (`read_ahead`), when the episodes run in this
+    process (`guard_eval.workers: 1` on this machine's processes)."""
     cfg = view(cfg, PARAMS)
     settings = cfg.guard_eval
     data_dir = paths.resolve(cfg.data.out_dir)
-    records = load_records(data_dir, f"{settings.split}.json")
-    suite = task_suite(records, settings.per_domain, cfg.base.seed)
+    suite, held = suite_of(settings, data_dir, cfg.base.seed)
     experience = read_experience(settings.experience)
     agents = [resolve_spec(name, "agent", cfg) for name in settings.agents]
     source = settings.experience
@@ -304,7 +306,21 @@ def run(cfg: Config) -> GuardResult:
         )
     finally:
         stop_reading_ahead()
-    return GuardResult(settings, suite, experience, runs, thresholds, sweeps, valid)
+    return GuardResult(settings, suite, experience, runs, thresholds, sweeps, valid, held)
+
+
+def suite_of(
+    settings: GuardEvalParams, data_dir: Path, seed: int
+) -> tuple[list[dict], frozenset[str]]:
+    """The paper's suite (`settings.per_domain` tasks per domain of `settings.split`, seeded),
+    then, when the build holds a style family out, its pages of that split sampled the same way;
+    and the ids of the latter."""
+    suite = task_suite(load_records(data_dir, f"{settings.split}.json"), settings.per_domain, seed)
+    heldout_file = data_dir / f"heldout_{settings.split}.json"
+    if not heldout_file.is_file():
+        return suite, frozenset()
+    heldout = task_suite(load_records(data_dir, heldout_file.name), settings.per_domain, seed)
+    return suite + heldout, frozenset(str(r["id"]) for r in heldout)
 
 
 def stage1_tuned(spec: ModelSpec) -> ModelSpec:
@@ -383,7 +399,7 @@ def _tune(
             settings.t_max,
             settings.batch_tasks,
         )
-        threshold = best_threshold(rows)
+        threshold = best_threshold(rows, settings.threshold_window)
         for row in rows:
             row.update(on_clicks(p1, row["threshold"]) if row["threshold"] is not None else {})
     return {

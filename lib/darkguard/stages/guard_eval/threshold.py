@@ -183,10 +183,15 @@ def discrimination(clicks: list[tuple[int, float]]) -> dict:
     }
 
 
-def best_threshold(rows: list[dict]) -> float:
+def best_threshold(rows: list[dict], window: int = 1) -> float:
     """The `valid_sr` pick from `sweep` rows: the highest mean SR over agents among thresholds
     whose mean DFR is not above the agents' own; ties to the higher threshold. 0.0 (every click
-    allowed: the agent alone) when no threshold qualifies."""
+    allowed: the agent alone) when no threshold qualifies.
+
+    With `window` > 1 a threshold's SR is the mean over it and its neighbours on the sorted
+    candidates (`window` of them; an end candidate stands in for its missing neighbours), so the
+    pick sits on a plateau of the curve rather than on a single spike; the DFR condition stays
+    on the threshold's own runs."""
 
     def mean(key: str, threshold: float | None) -> float:
         xs = [r[key] for r in rows if r["threshold"] == threshold]
@@ -194,9 +199,13 @@ def best_threshold(rows: list[dict]) -> float:
 
     alone_dfr = mean("DFR", None)
     best: tuple[float, float] = (mean("SR", None), 0.0)
-    for t in sorted({r["threshold"] for r in rows if r["threshold"] is not None}):
-        if mean("DFR", t) <= alone_dfr + 1e-9 and (mean("SR", t), t) >= best:
-            best = (mean("SR", t), t)
+    ts = sorted({r["threshold"] for r in rows if r["threshold"] is not None})
+    half = max(1, window) // 2
+    for i, t in enumerate(ts):
+        around = [ts[min(max(j, 0), len(ts) - 1)] for j in range(i - half, i + half + 1)]
+        smoothed = sum(mean("SR", u) for u in around) / len(around)
+        if mean("DFR", t) <= alone_dfr + 1e-9 and (smoothed, t) >= best:
+            best = (smoothed, t)
     return best[1]
 
 

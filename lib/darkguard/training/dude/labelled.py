@@ -4,6 +4,7 @@ validation, the guard's threshold tuning): the clicks, their inputs and the judg
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -55,11 +56,13 @@ def click_conversations(
     experience: str | list[str | None] | None = None,
     aids: ObservationAids = PAPER_INPUTS,
     max_pixels: int | None = None,
+    views: Callable[[int, Screenshot], Screenshot] | None = None,
 ) -> list:
     """The evaluator's input for every click (screenshots read from `directory`, each decoded and
     resized once per process: `Screenshot.from_file`; each page's clicks built together,
     `page_order`, so that a page's full image is decoded once). `experience` is one text for
-    all clicks or one per click."""
+    all clicks or one per click; `views(i, screenshot)`, when given, is how click `i` is shown
+    its screenshot (the warm-up's colour augmentation)."""
     per_click = experience if isinstance(experience, list) else [experience] * len(clicks)
     if len(per_click) != len(clicks):
         raise ValueError(f"{len(per_click)} experiences for {len(clicks)} clicks")
@@ -77,7 +80,7 @@ def click_conversations(
     for i in order:
         click = clicks[i]
         conversations[i] = evaluator_conversation(
-            shots[i],
+            views(i, shots[i]) if views else shots[i],
             schema.task_text(records[click["sample_id"]]),
             click["x"],
             click["y"],

@@ -22,6 +22,7 @@ from darkguard.models.parsing import format_judgement
 from darkguard.models.tiny.sft import vision_prompt
 from darkguard.ruc import schema
 from darkguard.training.dude.labelled import click_conversations
+from darkguard.training.dude.recolour import Recoloured, drawn_change
 
 
 def balanced(clicks: list[dict]) -> list[dict]:
@@ -129,11 +130,22 @@ def trl_rows(
     confidence: tuple[float, float],
     aids: ObservationAids = PAPER_INPUTS,
     guidance: list[str | None] | None = None,
+    recolour_rate: float = 0.0,
+    seed: int = 0,
 ) -> list[dict]:
     """Prompt-completion rows (trl's vision format) with the ground-truth judgement and its
     `target_confidence` in (low, high); `guidance` holds one guidance text (or None) per
-    click."""
-    conversations = click_conversations(data_dir, clicks, records, guidance, aids, max_pixels)
+    click. A share `recolour_rate` of the clicks, drawn per click from `seed`, is shown on a
+    recoloured screenshot (`recolour.drawn_change`)."""
+
+    def view(i: int, shot: Screenshot) -> Screenshot:
+        change = drawn_change(seed, str(clicks[i]["click_id"]), recolour_rate)
+        return Recoloured(shot, change) if change else shot
+
+    views = view if recolour_rate > 0 else None
+    conversations = click_conversations(
+        data_dir, clicks, records, guidance, aids, max_pixels, views
+    )
     low, high = confidence
     return [
         {

@@ -18,24 +18,18 @@ from darkguard.ruc.synth.widgets import (
 
 Pattern = Callable[[Page, np.random.Generator], None]
 
-UPSELL = {
-    "Shopping": ("Add with 2-year protection (+$24)", "Add to cart only"),
-    "Booking": ("Book with premium insurance (+$39)", "Book room only"),
-    "Software": ("Download with PC Booster bundle", "Download only"),
-    "News": ("Subscribe and read ($1 trial)", "Read free preview"),
-}
-CONTINUE = {
-    "Shopping": "Continue to checkout \u2192",
-    "Booking": "Continue booking \u2192",
-    "Software": "Continue to download \u2192",
-    "News": "Continue reading \u2192",
-}
-AD_LABEL = {
-    "Shopping": "ADD TO CART \u2013 FREE SHIPPING",
-    "Booking": "BOOK NOW \u2013 BEST PRICE",
-    "Software": "\u2b07 DOWNLOAD NOW",
-    "News": "READ THE FULL STORY",
-}
+
+def say(page: Page, rng: np.random.Generator, key: str):
+    """One alternative of the family wording bank's `key` (the page's domain's, for the keys
+    given per domain), drawn by `rng`."""
+    options = page.words[key]
+    if isinstance(options, dict):
+        options = options[page.copy.domain]
+    return options[int(rng.integers(len(options)))]
+
+
+def countdown(rng: np.random.Generator) -> str:
+    return f"{int(rng.integers(0, 15)):02d}:{int(rng.integers(0, 60)):02d}"
 
 
 def base_task(page: Page) -> str:
@@ -86,9 +80,10 @@ def stacked(page: Page, rng: np.random.Generator, dark: str, correct: str, width
 
 def dialog_choice(page: Page, rng, title: str, body: str, dark: str, correct: str) -> None:
     w = int(rng.integers(420, 600))
-    h = 110 + 2 * page.style.button_h + 60
+    title_h = 2 * (page.style.font_size + 5) + 8
+    h = max(170, 40 + title_h + 10 + 40 + 10 + 30) + 2 * page.style.button_h  # fits both choices
     inner = (
-        heading(title, page.style.font_size + 5, 2 * (page.style.font_size + 5) + 8)
+        heading(title, page.style.font_size + 5, title_h)
         + para(body, 40)
         + stacked(page, rng, dark, correct, w - 40)
     )

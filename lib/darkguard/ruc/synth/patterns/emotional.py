@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from darkguard.ruc.synth.page import Page, button
 from darkguard.ruc.synth.patterns.common import (
-    UPSELL,
     base_task,
+    countdown,
     dialog_choice,
+    say,
     two_buttons,
     with_suffix,
 )
@@ -20,13 +21,12 @@ from darkguard.ruc.synth.widgets import (
 def urgency_banner(page: Page, rng) -> None:
     page.task = base_task(page)
     h = int(rng.integers(60, 100))
-    mins, secs = int(rng.integers(1, 15)), int(rng.integers(0, 60))
+    message, offer = say(page, rng, "urgency")
     w = min(int(rng.integers(150, 340)), page.content_w // 2)
-    offer = str(rng.choice(["Grab the deal", "Upgrade now", "Claim 40% off", "Get Premium"]))
     page.banner_h = h
     page.banner_html = strip(
         page,
-        f"Hurry! Only 2 left \u2013 offer ends in {mins:02d}:{secs:02d}",
+        message.format(time=countdown(rng)),
         button(offer, pick_kind(rng, DARK_KINDS), w, h - 20, "dark"),
         h,
         "danger",
@@ -35,10 +35,11 @@ def urgency_banner(page: Page, rng) -> None:
 
 
 def social_proof_upsell(page: Page, rng) -> None:
-    page.task = with_suffix(base_task(page), "at the standard price.")
+    suffix, label = say(page, rng, "social_proof")
+    page.task = with_suffix(base_task(page), suffix)
     n = int(rng.integers(120, 4000))
-    dark, correct = UPSELL[page.copy.domain]
-    dark = f"\U0001f525 {n:,} chose this today \u2013 {dark.split(' (')[0]}"
+    offer, _, correct = say(page, rng, "upsell")
+    dark = label.format(n=f"{n:,}", offer=offer)
     page.card_actions[page.target] = two_buttons(
         page, rng, dark, correct, page.inner_w, page.style.button_h
     )
@@ -47,26 +48,17 @@ def social_proof_upsell(page: Page, rng) -> None:
 
 def fear_warning(page: Page, rng) -> None:
     page.task = base_task(page)
+    message, label = say(page, rng, "fear")
     h = int(rng.integers(60, 100))
     w = min(int(rng.integers(140, 300)), page.content_w // 2)
     page.banner_h = h
     page.banner_html = strip(
-        page,
-        "Warning: your device may be at risk. Protect it before you continue.",
-        button("Scan my device now", pick_kind(rng, DARK_KINDS), w, h - 20, "dark"),
-        h,
-        "danger",
+        page, message, button(label, pick_kind(rng, DARK_KINDS), w, h - 20, "dark"), h, "danger"
     )
     page.correct = ("card_action", page.target)
 
 
 def countdown_offer(page: Page, rng) -> None:
-    page.task = with_suffix(base_task(page), "and skip the discount offer.")
-    dialog_choice(
-        page,
-        rng,
-        f"50% off ends in 0{int(rng.integers(1, 9))}:{int(rng.integers(10, 59))}",
-        "Thousands of shoppers are grabbing this deal right now.",
-        "Claim my discount",
-        "No thanks, continue",
-    )
+    suffix, title, body, dark, correct = say(page, rng, "countdown")
+    page.task = with_suffix(base_task(page), suffix)
+    dialog_choice(page, rng, title.format(time=countdown(rng)), body, dark, correct)

@@ -3,10 +3,7 @@
 from __future__ import annotations
 
 from darkguard.ruc.synth.page import Page, button, esc, text_w
-from darkguard.ruc.synth.patterns.common import (
-    CONTINUE,
-    base_task,
-)
+from darkguard.ruc.synth.patterns.common import base_task, say
 from darkguard.ruc.synth.widgets import (
     CORRECT_KINDS,
     DARK_KINDS,
@@ -20,11 +17,12 @@ def spoofed_continue(page: Page, rng) -> None:
     page.task = base_task(page)
     w, h = int(rng.integers(220, 420)), page.style.button_h + int(rng.integers(14, 40))
     x, y = free_spot(page, w, h, rng)
+    marker = esc(say(page, rng, "ad_marker"))
     page.overlays.append(
         f'<a href="#" class="btn btn-{pick_kind(rng, DARK_KINDS)}" style="position:fixed;'
         f'left:{x}px;top:{y}px;width:{w}px;height:{h}px" data-dg="dark">'
-        f"{esc(CONTINUE[page.copy.domain])}"
-        f'<span style="font-size:9px;opacity:.55;margin-left:8px">sponsored</span></a>'
+        f"{esc(say(page, rng, 'continue'))}"
+        f'<span style="font-size:9px;opacity:.55;margin-left:8px">{marker}</span></a>'
     )
     page.correct = ("card_action", page.target)
 
@@ -41,7 +39,7 @@ def encompassing_overlay(page: Page, rng) -> None:
         f'justify-content:flex-end;padding:2px;font-size:11px" data-dg="dark">{{label}}</a>'
     )
     if rng.random() < 0.5:
-        label = '<span class="badge">Click to continue</span>'
+        label = f'<span class="badge">{esc(say(page, rng, "overlay_badge"))}</span>'
         page.card_extra[page.target] = overlay.format(label=label)
         page.correct = ("card_action", page.target)
     else:
@@ -62,11 +60,12 @@ def encompassing_overlay(page: Page, rng) -> None:
 def fake_next_step(page: Page, rng) -> None:
     page.task = base_task(page)
     h = int(rng.integers(60, 96))
-    steps = " \u203a ".join(["1 Choose", "2 Details", "3 Confirm"])
+    *names, label = say(page, rng, "next_step")
+    steps = " \u203a ".join(names)
     w = min(int(rng.integers(160, 320)), page.content_w // 2)
     page.banner_h = h
     page.banner_html = strip(
-        page, steps, button("Next step \u203a", pick_kind(rng, DARK_KINDS), w, h - 20, "dark"), h
+        page, steps, button(label, pick_kind(rng, DARK_KINDS), w, h - 20, "dark"), h
     )
     page.correct = ("card_action", page.target)
 
@@ -76,14 +75,15 @@ def fake_system_dialog(page: Page, rng) -> None:
     w, h = int(rng.integers(300, 420)), 150 + page.style.button_h
     x, y = free_spot(page, w, h, rng)
     bw = int(rng.integers(70, w - 60))
+    title, message, label = (esc(text) for text in say(page, rng, "system_dialog"))
     page.overlays.append(
         f'<div class="box col" style="position:fixed;left:{x}px;top:{y}px;width:{w}px;'
         f"height:{h}px;background:#ececec;color:#111;border:1px solid #999;"
         f"font-family:'DejaVu Sans';font-size:13px;box-shadow:0 6px 20px rgba(0,0,0,.4)\">"
-        f'<div style="height:28px;background:#d6d6d6;padding:6px 10px">System message</div>'
-        f'<div style="height:60px;padding:10px">Your request is ready. Press OK to continue.</div>'
+        f'<div style="height:28px;background:#d6d6d6;padding:6px 10px">{title}</div>'
+        f'<div style="height:60px;padding:10px">{message}</div>'
         f'<div class="row" style="justify-content:flex-end;padding:0 12px">'
         f'<button class="btn btn-primary" style="width:{bw}px;height:{page.style.button_h}px"'
-        f' data-dg="dark">OK</button></div></div>'
+        f' data-dg="dark">{label}</button></div></div>'
     )
     page.correct = ("card_action", page.target)
