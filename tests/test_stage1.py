@@ -100,6 +100,21 @@ def test_last_checkpoint_orders_numerically(tmp_path) -> None:
 
 
 @pytest.mark.slow
+def test_checkpoints_of_another_training_are_not_resumed(tmp_path) -> None:
+    from darkguard.stages.stage1_grpo import checkpoints_for
+    from darkguard.training.dude.stage1 import last_checkpoint
+
+    folder = tmp_path / "checkpoints"
+    (folder / "checkpoint-10").mkdir(parents=True)  # an interrupted run without a stamp
+    checkpoints_for(folder, {"evaluator": "a"})
+    assert last_checkpoint(folder) is None
+    (folder / "checkpoint-20").mkdir()  # this run, interrupted
+    checkpoints_for(folder, {"evaluator": "a"})
+    assert last_checkpoint(folder) == folder / "checkpoint-20"  # same settings: resumed
+    checkpoints_for(folder, {"evaluator": "b"})  # another starting evaluator
+    assert last_checkpoint(folder) is None
+
+
 def test_grpo_smoke_trains_a_loadable_adapter(release, tiny_model, tmp_path) -> None:
     from darkguard.models.backends.hf import HFBackend
     from darkguard.models.spec import ModelSpec

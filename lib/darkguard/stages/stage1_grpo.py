@@ -3,6 +3,7 @@ the starting evaluator on the valid split, and write the failure and success poo
 
 from __future__ import annotations
 
+import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -47,6 +48,17 @@ class Stage1Result:
     pools: Pools  # the tuned evaluator on the pool clicks (Stage 2's input)
     heldout_before: Pools | None = None  # ... on the held-out style family's valid clicks
     heldout_after: Pools | None = None
+
+
+def checkpoints_for(directory: Path, trained_with: dict) -> None:
+    """Keep the checkpoints of an interrupted run in `directory` only when that run trained with
+    the same settings and starting evaluator (`trained_with`, stamped beside them); any others
+    are removed, so a run never resumes another run's training."""
+    stamp = directory / "trained_with.json"
+    if directory.is_dir() and (not stamp.is_file() or read_json(stamp) != trained_with):
+        shutil.rmtree(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    write_json(stamp, trained_with)
 
 
 def _clicks(data_dir: Path, split: str) -> tuple[list[dict], dict[str, dict]]:
@@ -107,6 +119,7 @@ def run(
     else:
         rows = grpo_rows(train, records, data_dir, base.max_pixels, aids)
         del base
+        checkpoints_for(out_dir / "checkpoints", trained_with)
         job = GRPOJob(
             spec.path,
             rows,
