@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from darkguard.envs.arena.tasks import load_tasks
+from darkguard.metrics.intervals import cluster_bootstrap, effective_n, interval_text, wilson
 from darkguard.reports import arena_eval as reports
 from darkguard.stages.arena_eval import ArenaEvalResult
 from darkguard.stages.arena_runs import SetRun, condition_label, feasible_run
@@ -66,3 +67,39 @@ def test_per_condition_tables_cover_every_condition_once(result) -> None:
     scenarios = reports.webdecept_scenarios_table(result.runs["webdecept"]).set_index("scenario")
     assert list(scenarios.index) == list(reports.SCENARIOS)
     assert (scenarios["N"] == 45).all() and scenarios.loc["addons", "paper #D"] == 37
+
+
+def test_intervals_are_wilson_or_a_bootstrap_over_webdecepts_scenarios(result) -> None:
+    table = reports.no_defense_table(result).set_index("set")
+    single = table.loc["TrickyArena-Single"]
+    assert single["interval"] == "Wilson" and single["effective N"] == 88.0
+    assert single["DPSR 95% CI"] == interval_text(single["#D"], 88)
+    assert single["TSR 95% CI"] == interval_text(single["#T"], 88)
+    assert single["STC 95% CI"] == interval_text(single["#STC"], 88)
+    webdecept = table.loc["WebDecept"]
+    assert webdecept["interval"] == "cluster bootstrap (scenarios)"
+    run = result.runs["webdecept"]
+    d_by_scenario: dict[str, list[int]] = {}
+    for task, record in zip(run.tasks, run.records, strict=True):
+        d_by_scenario.setdefault(task.patterns[0], []).append(record["D"])
+    assert len(d_by_scenario) == 7
+    low, high = cluster_bootstrap(d_by_scenario)
+    assert webdecept["DPSR 95% CI"] == f"[{low:.1f}, {high:.1f}]"
+    assert webdecept["effective N"] == effective_n(d_by_scenario)
+    assert table.loc["WebDecept feasible", "interval"] == "cluster bootstrap (scenarios)"
+
+
+def test_all_or_nothing_scenarios_are_worth_about_seven_outcomes() -> None:
+    tasks = load_tasks("webdecept").tasks
+    deceived = {"popup", "banner", "addons"}
+    records = [
+        {"id": t.id, "T": 1, "D": int(t.patterns[0] in deceived), "ended": "stop"} for t in tasks
+    ]
+    r = ArenaEvalResult("offline")
+    r.runs["webdecept"] = SetRun("webdecept", tasks, records, 1.0, len(tasks))
+    row = reports.no_defense_table(r).iloc[0]
+    assert row["N"] == 315 and row["#D"] == 135
+    assert abs(row["effective N"] - 7) <= 1.5
+    low, high = map(float, row["DPSR 95% CI"].strip("[]").split(", "))
+    wilson_low, wilson_high = wilson(135, 315)
+    assert low < 100 * 3 / 7 < high and high - low > 3 * (wilson_high - wilson_low)

@@ -10,6 +10,7 @@ import pytest
 from darkguard.envs.arena.synth import generate
 from darkguard.envs.arena.tasks import load_tasks
 from darkguard.io import read_json
+from darkguard.metrics.intervals import cluster_bootstrap, effective_n, interval_text, wilson
 from darkguard.reports import veer_ablations as ablation_reports
 from darkguard.reports import veer_eval as reports
 from darkguard.stages.arena_runs import (
@@ -151,6 +152,9 @@ def test_ablation_outcome_classes_and_delta_stc() -> None:
     gained, lost = map(int, wo_si["safe gained / lost vs full Veer"].split(" / "))
     assert wo_si["Safe"] - full_safe == gained - lost and 0 < wo_si["McNemar p"] <= 1
     assert wo_si["STC 95% CI"].startswith("[") and pd.isna(table.loc["Full Veer", "McNemar p"])
+    assert wo_si["DPSR 95% CI"] == interval_text(44, 88) == wo_si["TSR 95% CI"]
+    assert wo_si["STC 95% CI"] == interval_text(44, 88)
+    assert table.loc["Full Veer", "DPSR 95% CI"] == interval_text(1, 88)
 
 
 def test_agent_settings_and_method_specs() -> None:
@@ -241,3 +245,87 @@ def test_no_defense_runs_share_arena_evals_journals() -> None:
     assert fingerprint(tasks, none) == fingerprint(tasks, alone)
     assert run_dir(none) == run_dir(alone)
     assert fingerprint(tasks, method_spec(cfg, "icp")) != fingerprint(tasks, alone)
+
+
+def _run(name: str, tasks: list, outcomes: list[tuple[int, int]]) -> SetRun:
+    records = [
+        {"id": t.id, "T": tt, "D": d, "actions": [], "ended": "stop", "patterns": list(t.patterns)}
+        for t, (tt, d) in zip(tasks, outcomes, strict=True)
+    ]
+    return SetRun(name, tasks, records, 1.0, len(tasks))
+
+
+# D per WebDecept scenario (all-or-nothing over the sampled purchases; T = 1 everywhere)
+NONE_D = {"popup": 1, "banner": 1, "ppopup": 1, "pbanner": 1, "addons": 1, "redirect": 1}
+VEER_D = {"addons": 1, "drift": 1}
+
+
+@pytest.fixture(scope="module")
+def paired() -> VeerEvalResult:
+    """No-Defense and Veer on 6 TrickyArena-Single tasks and 2 WebDecept purchases."""
+    single = load_tasks("trickyarena_single").tasks[:6]
+    webdecept = sample_units(load_tasks("webdecept").tasks, 2, seed=42)
+    outcomes = {
+        "none": ([(1, 1)] * 6, NONE_D),
+        "veer": ([(1, 0), (1, 0), (0, 0), (1, 1), (0, 1), (1, 0)], VEER_D),
+    }
+    r = VeerEvalResult("offline", "offline")
+    for method, (on_single, d_of) in outcomes.items():
+        runs = MethodRuns("offline", method)
+        runs.runs["trickyarena_single"] = _run("trickyarena_single", single, on_single)
+        scenario_outcomes = [(1, d_of.get(t.patterns[0], 0)) for t in webdecept]
+        runs.runs["webdecept"] = _run("webdecept", webdecept, scenario_outcomes)
+        runs.runs["webdecept_feasible"] = feasible_run(runs.runs["webdecept"])
+        r.methods[method] = runs
+    r.configurations = {DEFAULT: dict(r.methods)}
+    return r
+
+
+def test_main_table_intervals_use_wilson_or_the_scenario_bootstrap(paired) -> None:
+    table = reports.main_table(paired).set_index(["set", "method"])
+    veer = table.loc[("TrickyArena-Single", "Veer")]
+    assert veer["interval"] == "Wilson" and veer["effective N"] == 6.0
+    assert veer["DPSR 95% CI"] == interval_text(2, 6) and veer["TSR 95% CI"] == interval_text(4, 6)
+    assert veer["STC 95% CI"] == interval_text(3, 6)
+    none = table.loc[("WebDecept", "No-Defense")]
+    assert none["interval"] == "cluster bootstrap (scenarios)" and none["N"] == 14
+    d_by_scenario = {s: [NONE_D.get(s, 0)] * 2 for s in reports.SCENARIOS}
+    low, high = cluster_bootstrap(d_by_scenario)
+    assert none["DPSR 95% CI"] == f"[{low:.1f}, {high:.1f}]"
+    assert none["TSR 95% CI"] == "[100.0, 100.0]"
+    # 14 episodes, 7 all-or-nothing scenarios: about 7 independent outcomes
+    assert none["effective N"] == effective_n(d_by_scenario) and abs(none["effective N"] - 7) <= 1.5
+    wilson_low, wilson_high = wilson(12, 14)
+    assert high - low > wilson_high - wilson_low
+
+
+def test_main_table_pairs_each_defense_with_no_defense(paired) -> None:
+    table = reports.main_table(paired).set_index(["set", "method"])
+    single = table.loc[("TrickyArena-Single", "Veer")]
+    assert single["test"] == "exact McNemar (tasks)"
+    assert single["D avoided / added vs No-Defense"] == "4 / 0" and single["D p"] == 0.125
+    assert single["STC gained / lost vs No-Defense"] == "3 / 0" and single["STC p"] == 0.25
+    webdecept = table.loc[("WebDecept", "Veer")]
+    # scenarios: popup, banner, ppopup, pbanner and redirect avoided, drift added
+    assert webdecept["test"] == "sign test (scenarios)"
+    assert webdecept["D avoided / added vs No-Defense"] == "5 / 1" and webdecept["D p"] == 0.219
+    assert webdecept["STC gained / lost vs No-Defense"] == "5 / 1" and webdecept["STC p"] == 0.219
+    feasible = table.loc[("WebDecept feasible", "Veer")]
+    assert feasible["D avoided / added vs No-Defense"] == "4 / 0" and feasible["D p"] == 0.125
+    assert pd.isna(table.loc[("WebDecept", "No-Defense"), "D p"])
+    assert list(table.columns[-10:]) == [
+        "DPSR 95% CI", "TSR 95% CI", "STC 95% CI", "effective N", "interval",
+        "D avoided / added vs No-Defense", "D p", "STC gained / lost vs No-Defense", "STC p",
+        "test",
+    ]  # fmt: skip
+
+
+def test_configurations_pair_veer_with_its_matched_no_defense(paired) -> None:
+    table = reports.configurations_table(paired)
+    ours = table[table["source"] == "ours"].set_index("set")
+    single, webdecept = ours.loc["TrickyArena-Single"], ours.loc["WebDecept"]
+    assert single["Veer STC 95% CI"] == interval_text(3, 6)
+    assert (single["STC gained / lost"], single["STC p"]) == ("3 / 0", 0.25)
+    assert (webdecept["STC gained / lost"], webdecept["STC p"]) == ("5 / 1", 0.219)
+    assert webdecept["test"] == "sign test (scenarios)"
+    assert table[table["source"] == "paper"]["STC p"].isna().all()

@@ -1,5 +1,6 @@
 """Reports of the `arena_eval` stage: the No-Defense rows of the Veer paper's Tables 1, 2 and 11-14
-(`tables/arena/no_defense`), per-condition DPSR of TrickyArena-Single (Table 15,
+(`tables/arena/no_defense`, with 95% intervals: Wilson, or a bootstrap over WebDecept's
+scenarios), per-condition DPSR of TrickyArena-Single (Table 15,
 `tables/arena/single_conditions`), of Multi (`tables/arena/multi_conditions`, no paper column:
 the paper gives none) and of WebDecept's scenarios (Table 16, `tables/arena/webdecept_scenarios`),
 `metrics/arena.json`, the gallery figure, and the episode throughput (`timings/arena_eval`,
@@ -19,6 +20,7 @@ from darkguard import paths
 from darkguard.envs.arena.tasks import EXPECTED_SIZES
 from darkguard.io import atomic_write_text, write_json
 from darkguard.metrics.arena import ArenaScores, score
+from darkguard.metrics.intervals import cluster_bootstrap, effective_n, interval_text
 from darkguard.reports.figures import save_figure
 from darkguard.reports.paper import (
     VEER_COUNTS,
@@ -36,6 +38,11 @@ SET_TITLES = {
     "webdecept_feasible": "WebDecept feasible",
 }
 SCENARIOS = ("popup", "banner", "ppopup", "pbanner", "addons", "redirect", "drift")
+# Sets whose episodes come in clusters: a WebDecept scenario is all-or-nothing over the same
+# sampled purchases, so its intervals and paired tests are over scenarios, not episodes.
+CLUSTERED_SETS = ("webdecept", "webdecept_feasible")
+WILSON = "Wilson"
+CLUSTER_BOOTSTRAP = "cluster bootstrap (scenarios)"
 
 
 def _pct(count: int, n: int) -> float:
@@ -55,11 +62,50 @@ def count_columns(s: ArenaScores) -> dict:
     }
 
 
+def outcome(record: dict, key: str) -> int:
+    """An episode's D, T or STC (T and not D) as 0 or 1."""
+    return record["T"] * (1 - record["D"]) if key == "STC" else record[key]
+
+
+def scenario_of(task) -> str:
+    """A WebDecept task's scenario (its first pattern)."""
+    return task.patterns[0] if task.patterns else "none"
+
+
+def by_scenario(run: SetRun, key: str) -> dict[str, list[int]]:
+    """The run's outcomes `key` per scenario."""
+    groups: dict[str, list[int]] = {}
+    for task, record in zip(run.tasks, run.records, strict=True):
+        groups.setdefault(scenario_of(task), []).append(outcome(record, key))
+    return groups
+
+
+def interval_columns(set_name: str, run: SetRun) -> dict:
+    """DPSR, TSR and STC 95% intervals, the effective number of independent D outcomes and the
+    interval's method: Wilson, or the cluster bootstrap over scenarios for WebDecept's sets."""
+    clustered = set_name in CLUSTERED_SETS
+    row = {}
+    for key, rate in (("D", "DPSR"), ("T", "TSR"), ("STC", "STC")):
+        if clustered:
+            low, high = cluster_bootstrap(by_scenario(run, key))
+            row[f"{rate} 95% CI"] = f"[{low:.1f}, {high:.1f}]"
+        else:
+            ones = sum(outcome(r, key) for r in run.records)
+            row[f"{rate} 95% CI"] = interval_text(ones, len(run.records))
+    row["effective N"] = (
+        effective_n(by_scenario(run, "D")) if clustered else float(len(run.records))
+    )
+    row["interval"] = CLUSTER_BOOTSTRAP if clustered else WILSON
+    return row
+
+
 def _who(result: ArenaEvalResult, profile: str) -> str:
     return f"{profile} profile, `{result.agent}` base agent, no defense"
 
 
 def no_defense_table(result: ArenaEvalResult) -> pd.DataFrame:
+    """Per set: counts and rates, the paper's beside them, then 95% intervals and the effective
+    number of independent outcomes (`interval_columns`)."""
     rows = []
     for name, run in result.runs.items():
         s = run.scores()
@@ -74,6 +120,7 @@ def no_defense_table(result: ArenaEvalResult) -> pd.DataFrame:
                 "paper DPSR": _pct(d, EXPECTED_SIZES[name]),
                 "paper TSR": _pct(t, EXPECTED_SIZES[name]),
                 "paper STC": _pct(stc, EXPECTED_SIZES[name]),
+                **interval_columns(name, run),
             }
         )
     return pd.DataFrame(rows)
@@ -128,7 +175,7 @@ def multi_conditions_table(run: SetRun) -> pd.DataFrame:
 def webdecept_scenarios_table(run: SetRun) -> pd.DataFrame:
     groups: dict[str, list[dict]] = {}
     for task, record in zip(run.tasks, run.records, strict=True):
-        groups.setdefault(task.patterns[0] if task.patterns else "none", []).append(record)
+        groups.setdefault(scenario_of(task), []).append(record)
     rows = []
     for scenario in [s for s in SCENARIOS if s in groups] + sorted(set(groups) - set(SCENARIOS)):
         s = score(groups[scenario])
@@ -185,7 +232,10 @@ def write_arena_reports(result: ArenaEvalResult, profile: str) -> dict[str, pd.D
         "arena/no_defense",
         f"Veer Tables 1, 2 and 11-14, No-Defense row ({who}); the paper's row (each "
         "benchmark's default agent with GPT-5.6-Luna) beside ours as reference. STC is the "
-        "mean of T(1-D) per episode.",
+        "mean of T(1-D) per episode. 95% intervals: Wilson on the episodes, except WebDecept's "
+        "sets, whose scenarios are all-or-nothing over the same purchases: a bootstrap resampling "
+        "whole scenarios (2000 draws, seed 42); effective N: the number of independent outcomes "
+        "D is worth (N unless clustered).",
     )
     if "trickyarena_single" in result.runs:
         tables["arena/single_conditions"] = single_conditions_table(

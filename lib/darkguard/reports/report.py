@@ -70,8 +70,18 @@ OUTPUTS = [
     Output(("tables/models/agents.{csv,md}",), "— (tiny profile only)", "build_models"),
     Output(("figures/models/warmup_loss.png",), "— (tiny profile only)", "build_models"),
     Output(("metrics/models.json",), "—", "build_models"),
+    Output(
+        ("tables/models/seed_spread.{csv,md}",),
+        "— (not in the paper: differences against the seed spread of the tiny trainings)",
+        "build_models",
+    ),
     Output(("tables/stage1/before_after.{csv,md}",), "Table 5 (full reward)", "stage1_grpo"),
     Output(("tables/stage1/pools.{csv,md}",), "Table 18 (initial pools)", "stage1_grpo"),
+    Output(
+        ("tables/stage1/seed_spread.{csv,md}",),
+        "— (not in the paper: differences against the seed spread of the tiny trainings)",
+        "stage1_grpo",
+    ),
     Output(
         ("figures/stage1/reward.png", "figures/stage1/entropy.png"), "Fig. 4a, 4b", "stage1_grpo"
     ),
@@ -134,8 +144,18 @@ OUTPUTS = [
         "guard_eval",
     ),
     Output(("metrics/guard.json",), "—", "guard_eval"),
+    Output(
+        ("tables/guard/seed_spread.{csv,md}",),
+        "— (not in the paper: differences against the seed spread of the tiny trainings)",
+        "guard_eval",
+    ),
     Output(("tables/ablations/stagewise.{csv,md}",), "Table 4", "ablations"),
     Output(("tables/ablations/reward.{csv,md}",), "Table 5", "ablations"),
+    Output(
+        ("tables/ablations/seed_spread.{csv,md}",),
+        "— (not in the paper: differences against the seed spread of the tiny trainings)",
+        "ablations",
+    ),
     Output(
         ("tables/ablations/prompts.{csv,md}", "figures/ablations/prompts.png"),
         "Table 6, Fig. 6",

@@ -1,7 +1,8 @@
 """Reports of the `veer_ablations` stage: Veer Tables 18 and 19 in one table
 (`tables/veer_ablations/ablations`: Safe, T+DP, Fail, Fail+DP, DPSR, TSR, STC, ΔSTC per variant,
-the one-step variant as Table 19's row), `metrics/veer_ablations.json`, the stage's time. The
-paper's numbers beside ours as reference."""
+the one-step variant as Table 19's row; 95% Wilson intervals of DPSR, TSR and STC; McNemar
+against full Veer), `metrics/veer_ablations.json`, the stage's time. The paper's numbers beside
+ours as reference."""
 
 from __future__ import annotations
 
@@ -78,6 +79,8 @@ def ablations_table(result: VeerAblationsResult) -> pd.DataFrame:
                 "TSR": tsr,
                 "STC": stc,
                 "ΔSTC": _pct(counts[0] - full_safe, n) if full_safe is not None else None,
+                "DPSR 95% CI": interval_text(counts[1] + counts[3], n),
+                "TSR 95% CI": interval_text(counts[0] + counts[1], n),
                 "STC 95% CI": interval_text(counts[0], n),
                 "safe gained / lost vs full Veer": f"{gained} / {lost}"
                 if variant != "veer"
@@ -107,9 +110,10 @@ def write_ablation_reports(result: VeerAblationsResult, profile: str) -> dict[st
     save_table(
         table,
         "veer_ablations/ablations",
-        f"Veer Tables 18 and 19: Veer's variants ({by}); ΔSTC against full Veer, with the tasks "
-        "each variant completes safely where full Veer does not and the reverse (exact McNemar "
-        "on the same tasks); the paper's counts and rates beside ours as reference.",
+        f"Veer Tables 18 and 19: Veer's variants ({by}); 95% Wilson intervals of DPSR, TSR and "
+        "STC; ΔSTC against full Veer, with the tasks each variant completes safely where full "
+        "Veer does not and the reverse (exact McNemar on the same tasks); the paper's counts and "
+        "rates beside ours as reference.",
     )
     write_json(
         paths.metrics_dir() / "veer_ablations.json",

@@ -1,11 +1,12 @@
 """Reports of the `veer_eval` stage: every defense beside No-Defense (Veer Tables 1, 2, 11-14:
-`tables/veer/main`), per condition (Table 15: `tables/veer/single_conditions`; Table 16:
-`tables/veer/webdecept_scenarios`), Figure 3 (`figures/veer/figure3.png` and its Avg/Worst in
-`tables/veer/figure3_summary`), the agent-model configurations (Tables 3 and 17:
-`tables/veer/configurations`), the sets no rule was developed on (arena-synth eval and the
-held-out sites, with intervals and paired tests: `tables/veer/unseen`), `metrics/veer.json`
-and the stage's time (`timings/veer_eval.md`, machine-dependent). The paper's numbers stand
-beside ours as reference, never as ours."""
+`tables/veer/main`, with 95% intervals and each defense's paired test against No-Defense: over
+tasks, or over WebDecept's all-or-nothing scenarios), per condition (Table 15:
+`tables/veer/single_conditions`; Table 16: `tables/veer/webdecept_scenarios`), Figure 3
+(`figures/veer/figure3.png` and its Avg/Worst in `tables/veer/figure3_summary`), the agent-model
+configurations (Tables 3 and 17: `tables/veer/configurations`), the sets no rule was developed on
+(arena-synth eval and the held-out sites, with intervals and paired tests: `tables/veer/unseen`),
+`metrics/veer.json` and the stage's time (`timings/veer_eval.md`, machine-dependent). The paper's
+numbers stand beside ours as reference, never as ours."""
 
 from __future__ import annotations
 
@@ -21,8 +22,16 @@ from darkguard.agents.web.goal import parse_warnings
 from darkguard.envs.arena.tasks import EXPECTED_SIZES
 from darkguard.io import atomic_write_text, write_json
 from darkguard.metrics.arena import score
-from darkguard.metrics.intervals import interval_text, mcnemar
-from darkguard.reports.arena_eval import SCENARIOS, SET_TITLES, count_columns
+from darkguard.metrics.intervals import cluster_sign_test, interval_text, mcnemar
+from darkguard.reports.arena_eval import (
+    CLUSTERED_SETS,
+    SCENARIOS,
+    SET_TITLES,
+    by_scenario,
+    count_columns,
+    interval_columns,
+    outcome,
+)
 from darkguard.reports.figures import save_figure
 from darkguard.reports.paper import (
     VEER_COUNTS,
@@ -59,9 +68,12 @@ def _ranks(values: dict[str, float]) -> dict[str, int]:
 
 def main_table(result: VeerEvalResult) -> pd.DataFrame:
     """Tables 1, 2 and 11-14: per set and method, counts and rates, the paper's beside them,
-    and each method's STC rank among the methods run (ours and the paper's)."""
+    each method's STC rank among the methods run (ours and the paper's), then 95% intervals,
+    the effective number of independent outcomes and each defense against No-Defense on the
+    same tasks (`paired_columns`)."""
     rows = []
     sets = next(iter(result.methods.values())).runs if result.methods else {}
+    base = result.methods.get("none")
     for name in sets:
         scores = {m: runs.runs[name].scores() for m, runs in result.methods.items()}
         paper = {m: VEER_COUNTS[TITLES[m]][name] for m in scores}
@@ -82,8 +94,12 @@ def main_table(result: VeerEvalResult) -> pd.DataFrame:
                     "paper TSR": _pct(t, EXPECTED_SIZES[name]),
                     "paper STC": _pct(stc, EXPECTED_SIZES[name]),
                     "paper STC rank": paper_rank[method],
+                    **interval_columns(name, result.methods[method].runs[name]),
                 }
             )
+            if base is not None and method != "none":
+                run = result.methods[method].runs[name]
+                rows[-1] |= paired_columns(name, run, base.runs[name])
     return pd.DataFrame(rows)
 
 
@@ -190,7 +206,8 @@ def figure3(single: pd.DataFrame, webdecept: pd.DataFrame, methods: list[str]) -
 
 def configurations_table(result: VeerEvalResult) -> pd.DataFrame:
     """Tables 3 and 17: Veer's STC and its gain over the matched No-Defense per agent
-    configuration and set (ours), then the paper's four configurations as reference rows."""
+    configuration and set (ours, with Veer's STC 95% interval and the paired test against that
+    No-Defense on the same tasks), then the paper's four configurations as reference rows."""
     rows = []
     for name, runs in result.configurations.items():
         if "none" not in runs or "veer" not in runs:
@@ -199,7 +216,9 @@ def configurations_table(result: VeerEvalResult) -> pd.DataFrame:
         for set_name, veer in runs["veer"].runs.items():
             if set_name not in ("trickyarena_single", "trickyarena_multi", "webdecept"):
                 continue
-            stc, base = veer.scores().STC, runs["none"].runs[set_name].scores().STC
+            none = runs["none"].runs[set_name]
+            stc, base = veer.scores().STC, none.scores().STC
+            gained, lost, p_value = paired_test(set_name, veer, none, "STC")
             rows.append(
                 {
                     "source": "ours",
@@ -208,6 +227,10 @@ def configurations_table(result: VeerEvalResult) -> pd.DataFrame:
                     "No-Defense STC": round(base, 1),
                     "Veer STC": round(stc, 1),
                     "gain (pp)": round(stc - base, 1),
+                    "Veer STC 95% CI": interval_columns(set_name, veer)["STC 95% CI"],
+                    "STC gained / lost": f"{gained} / {lost}",
+                    "STC p": p_value,
+                    "test": _test_name(set_name),
                 }
             )
     for name, cells in VEER_TABLE17.items():
@@ -279,11 +302,38 @@ UNSEEN_TITLES = {"arena_synth_eval": "arena-synth eval", "held_out": "held_out"}
 
 
 def _paired(method: SetRun, base: SetRun, key: str) -> tuple[int, int, float]:
-    """Tasks only `method` has `key` on, tasks only `base` has, and McNemar's exact p."""
-    theirs = {r["id"]: r[key] for r in base.records}
-    gained = sum(r[key] == 1 and theirs[r["id"]] == 0 for r in method.records)
-    lost = sum(r[key] == 0 and theirs[r["id"]] == 1 for r in method.records)
+    """Tasks only `method` has `key` (D, T or STC) on, tasks only `base` has, and McNemar's
+    exact p."""
+    theirs = {r["id"]: outcome(r, key) for r in base.records}
+    gained = sum(outcome(r, key) == 1 and theirs[r["id"]] == 0 for r in method.records)
+    lost = sum(outcome(r, key) == 0 and theirs[r["id"]] == 1 for r in method.records)
     return gained, lost, mcnemar(gained, lost)
+
+
+def _test_name(set_name: str) -> str:
+    return "sign test (scenarios)" if set_name in CLUSTERED_SETS else "exact McNemar (tasks)"
+
+
+def paired_test(set_name: str, method: SetRun, base: SetRun, key: str) -> tuple[int, int, float]:
+    """Units where `method` has more `key` than `base`, units where it has less, and the exact
+    p: tasks and McNemar, or for WebDecept's sets scenarios and the sign test on their means."""
+    if set_name in CLUSTERED_SETS:
+        return cluster_sign_test(by_scenario(base, key), by_scenario(method, key))
+    return _paired(method, base, key)
+
+
+def paired_columns(set_name: str, method: SetRun, base: SetRun) -> dict:
+    """`method` against No-Defense on the same tasks: deceptions avoided / added and safe
+    completions gained / lost (tasks, or WebDecept's scenarios), each with its exact p."""
+    more_d, fewer_d, p_d = paired_test(set_name, method, base, "D")
+    more_stc, fewer_stc, p_stc = paired_test(set_name, method, base, "STC")
+    return {
+        "D avoided / added vs No-Defense": f"{fewer_d} / {more_d}",
+        "D p": p_d,
+        "STC gained / lost vs No-Defense": f"{more_stc} / {fewer_stc}",
+        "STC p": p_stc,
+        "test": _test_name(set_name),
+    }
 
 
 def unseen_table(result: VeerEvalResult) -> pd.DataFrame:
@@ -365,7 +415,14 @@ def write_veer_reports(result: VeerEvalResult, profile: str) -> dict[str, pd.Dat
     captions = {
         "veer/main": "Veer Tables 1, 2 and 11-14: every defense on the arena's sets ({by}); the "
         "paper's (each benchmark's default agent with GPT-5.6-Luna, LLM reasoners) beside ours "
-        "as reference. STC rank: 1 = highest STC among the methods, ours and the paper's.",
+        "as reference. STC rank: 1 = highest STC among the methods, ours and the paper's. "
+        "95% intervals: Wilson on the episodes, except WebDecept's sets, whose scenarios are "
+        "all-or-nothing over the same purchases: a bootstrap resampling whole scenarios (2000 "
+        "draws, seed 42); effective N: the number of independent outcomes D is worth (N unless "
+        "clustered). Each defense against No-Defense on the same tasks: deceptions avoided / "
+        "added and safe completions (T and not D) gained / lost, counted in tasks with exact "
+        "McNemar p, or for WebDecept's sets in scenarios (higher or lower mean) with the exact "
+        "sign-test p.",
         "veer/single_conditions": "Veer Table 15: #D per TrickyArena-Single condition ({by}); "
         "the paper's #D beside each method.",
         "veer/webdecept_scenarios": "Veer Table 16: #D per WebDecept scenario, N tasks each "
@@ -375,7 +432,9 @@ def write_veer_reports(result: VeerEvalResult, profile: str) -> dict[str, pd.Dat
         "veer/configurations": "Veer Tables 3 and 17: Veer's STC and gain over the matched "
         "No-Defense per agent configuration ({by}). The tiny profile substitutes behaviour "
         "settings of its one offline agent for the paper's two agents x two models; the paper's "
-        "four configurations are reference rows.",
+        "four configurations are reference rows. Veer's STC 95% interval (Wilson, or a bootstrap "
+        "over WebDecept's scenarios); safe completions gained / lost against the matched "
+        "No-Defense on the same tasks (exact McNemar) or scenarios (sign test), with p.",
         "veer/unseen": "Every method on sites no rule was developed on: arena-synth eval (other "
         "seeds, wording banks, brands and layouts than dev) and the hand-written held-out sites "
         "({by}); 95% Wilson intervals; each defense against No-Defense on the same tasks "
