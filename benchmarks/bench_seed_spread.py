@@ -102,7 +102,7 @@ def step_stage2(cfg) -> dict:
 def step_guard(cfg) -> dict:
     """The guard stage's confidence-gated run (threshold tuned on the valid suite), the oracle
     runs aside: the suite and the valid suite drawn with the pipeline's seed."""
-    from darkguard.reports.guard_eval import transfer_metrics
+    from darkguard.reports.guard_transfer import transfer_metrics
     from darkguard.stages import guard_eval
 
     fixed = cfg.override({"base.seed": PIPELINE_SEED, "guard_eval.oracle.accuracies": []})

@@ -390,7 +390,7 @@ def test_the_stage_adds_oracle_rows_and_their_break_even(
 def test_transfer_splits_every_run_by_style_family(release, tmp_path, workdirs, staged) -> None:
     import dataclasses
 
-    from darkguard.reports.guard_eval import HELD_OUT, IN_FAMILY, transfer, transfer_metrics
+    from darkguard.reports.guard_transfer import HELD_OUT, IN_FAMILY, transfer, transfer_metrics
     from darkguard.stages import guard_eval
 
     result = guard_eval.run(staged_config(release, tmp_path))
@@ -407,7 +407,7 @@ def test_transfer_splits_every_run_by_style_family(release, tmp_path, workdirs, 
 
 
 def test_sign_test_of_successes_gained_against_lost() -> None:
-    from darkguard.reports.guard_eval import sign_test
+    from darkguard.reports.guard_compare import sign_test
 
     assert sign_test(0, 5) == 0.0625  # 2 x (1/2)^5
     assert sign_test(5, 0) == sign_test(0, 5)

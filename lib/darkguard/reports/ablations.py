@@ -11,7 +11,7 @@ from darkguard import paths
 from darkguard.io import write_json
 from darkguard.metrics.intervals import interval_text
 from darkguard.reports.figures import save_figure
-from darkguard.reports.guard_eval import rate_intervals, versus
+from darkguard.reports.guard_compare import rate_intervals, versus
 from darkguard.reports.paper import DUDE_TABLE4_STAGEWISE, DUDE_TABLE5_REWARD_ABLATION
 from darkguard.reports.tables import save_table
 from darkguard.stages.ablations import AblationResult

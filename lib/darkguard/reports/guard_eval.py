@@ -1,7 +1,8 @@
 """Report outputs of the `guard_eval` stage: Tables 2, 3 and 7, Figure 3, the MetricTracker
 outcome counts (Table 17), the oracle rows (not in the paper: the agent behind oracles of several
 accuracies, their break-even accuracy and ceiling) and `metrics/guard.json`. The paper's tables
-hold the vanilla and DUDE runs only.
+hold the vanilla and DUDE runs only. The task-by-task comparisons are in `guard_compare`, the
+transfer rows in `guard_transfer`, the oracle rows in `guard_oracle`.
 
 Wall-clock times depend on the machine, so they go to `reports/timings/` (not compared by CI);
 everything in `reports/tables/` and `reports/metrics/` is deterministic.
@@ -10,8 +11,6 @@ everything in `reports/tables/` and `reports/metrics/` is deterministic.
 from __future__ import annotations
 
 import dataclasses
-import math
-from collections import Counter
 
 import matplotlib.pyplot as plt
 import pandas as pd
@@ -20,28 +19,29 @@ import seaborn as sns
 from darkguard import paths
 from darkguard.io import write_json
 from darkguard.metrics.clicks import OUTCOME_CODES
-from darkguard.metrics.intervals import interval_text
-from darkguard.metrics.paired import guard_effect, paired
 from darkguard.reports.figures import save_figure
+from darkguard.reports.guard_compare import (
+    effects,
+    paper_runs,
+    rate_intervals,
+    setting,
+    transitions,
+    versus,
+)
+from darkguard.reports.guard_oracle import (
+    oracle_caption,
+    oracle_metrics,
+    oracle_summary,
+    oracle_table,
+)
+from darkguard.reports.guard_transfer import transfer, transfer_metrics
 from darkguard.reports.paper import (
     DUDE_NULL_SHARE_OF_VANILLA_FAILURES,
     DUDE_SR_GAIN_PP,
     DUDE_TABLE7_OVERHEAD,
 )
 from darkguard.reports.tables import save_table
-from darkguard.stages.guard_eval import GuardResult, GuardRun
-from darkguard.stages.guard_eval.oracle import break_even, ceiling
-
-
-def setting(run: GuardRun) -> str:
-    if run.oracle:
-        return f"w/ {run.evaluator}"
-    return "vanilla" if run.evaluator is None else f"w/ DUDE ({run.evaluator})"
-
-
-def paper_runs(result: GuardResult) -> list[GuardRun]:
-    """The vanilla and DUDE runs (the oracle runs aside)."""
-    return [r for r in result.runs if not r.oracle]
+from darkguard.stages.guard_eval import GuardResult
 
 
 def domain_table(result: GuardResult) -> pd.DataFrame:
@@ -111,169 +111,6 @@ def gains(result: GuardResult) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-RESULTS = ("success", "deceived", "null")
-
-
-def sign_test(gained: int, lost: int) -> float:
-    """Two-sided exact sign test of `gained` against `lost` changed tasks (1.0: none changed)."""
-    n = gained + lost
-    tail = sum(math.comb(n, k) for k in range(min(gained, lost) + 1)) / 2**n if n else 0.5
-    return round(min(1.0, 2 * tail), 4)
-
-
-def transitions(result: GuardResult) -> pd.DataFrame:
-    """Task by task, each DUDE run against the same agent alone: how many tasks went from each
-    vanilla result to each gated result, and the sign test of successes gained against lost."""
-    vanilla = {r.agent: r for r in result.runs if r.evaluator is None}
-    rows = []
-    for run in paper_runs(result):
-        if run.evaluator is None:
-            continue
-        before = {e.sample_id: e.result for e in vanilla[run.agent].episodes}
-        moves = Counter((before[e.sample_id], e.result) for e in run.episodes)
-        gained = sum(n for (a, b), n in moves.items() if b == "success" and a != "success")
-        lost = sum(n for (a, b), n in moves.items() if a == "success" and b != "success")
-        row = {"agent": run.agent, "evaluator": run.evaluator}
-        row |= {f"{a} -> {b}": moves[(a, b)] for a in RESULTS for b in RESULTS}
-        row |= {"successes gained": gained, "successes lost": lost}
-        rows.append(row | {"sign test p": sign_test(gained, lost)})
-    return pd.DataFrame(rows)
-
-
-def outcome_of(run: GuardRun, result: str) -> dict[str, bool]:
-    """Task id -> whether the run's episode on it ended with `result` (success, deceived)."""
-    return {str(e.sample_id): e.result == result for e in run.episodes}
-
-
-def versus(base: GuardRun, run: GuardRun) -> dict:
-    """`run` against `base` on the same tasks: successes gained / lost and deceived episodes
-    added / avoided with their exact paired tests, and what that shows in words
-    (`metrics.paired.guard_effect`)."""
-    sr = paired(outcome_of(base, "success"), outcome_of(run, "success"))
-    dfr = paired(outcome_of(base, "deceived"), outcome_of(run, "deceived"))
-    d_sr = round(run.metrics["SR"] - base.metrics["SR"], 2)
-    d_dfr = round(run.metrics["DFR"] - base.metrics["DFR"], 2)
-    return {
-        "successes_gained": sr.gained,
-        "successes_lost": sr.lost,
-        "SR_p": sr.p,
-        "deceived_avoided": dfr.lost,
-        "deceived_added": dfr.gained,
-        "DFR_p": dfr.p,
-        "claim": guard_effect(d_sr, sr, d_dfr, dfr),
-    }
-
-
-def rate_intervals(run: GuardRun) -> dict[str, str]:
-    """95% Wilson intervals of SR, DFR and NFR over the run's episodes (one per task)."""
-    n = len(run.episodes)
-    return {
-        f"{name} 95% CI": interval_text(sum(e.result == result for e in run.episodes), n)
-        for name, result in (("SR", "success"), ("DFR", "deceived"), ("NFR", "null"))
-    }
-
-
-def effects(result: GuardResult) -> pd.DataFrame:
-    """Every run with its rates' intervals; each gated run (DUDE or an oracle) against the same
-    agent alone, task by task, with the exact paired tests and the verdict they allow."""
-    vanilla = {r.agent: r for r in result.runs if r.evaluator is None}
-    rows = []
-    for run in result.runs:
-        m, base = run.metrics, vanilla.get(run.agent)
-        row = {"agent": run.agent, "setting": setting(run), "N": len(run.episodes)}
-        row |= {"SR": m["SR"], "DFR": m["DFR"], "NFR": m["NFR"], **rate_intervals(run)}
-        vs = versus(base, run) if run.evaluator is not None and base is not None else None
-        row |= {
-            "successes gained / lost": f"{vs['successes_gained']} / {vs['successes_lost']}"
-            if vs
-            else "—",
-            "SR p": vs["SR_p"] if vs else "—",
-            "deceived avoided / added": f"{vs['deceived_avoided']} / {vs['deceived_added']}"
-            if vs
-            else "—",
-            "DFR p": vs["DFR_p"] if vs else "—",
-            "verdict": vs["claim"].split(": ", 1)[1] if vs else "—",
-        }
-        rows.append(row)
-    return pd.DataFrame(rows)
-
-
-IN_FAMILY, HELD_OUT = "training families", "held-out family"
-
-
-def family_groups(result: GuardResult) -> dict[str, frozenset[str]]:
-    """Task ids of the suite by style family group: the families the evaluator was trained on,
-    and the held-out family (absent when the build holds none out)."""
-    ids = frozenset(str(r["id"]) for r in result.suite)
-    if not result.heldout_ids:
-        return {}
-    return {IN_FAMILY: ids - result.heldout_ids, HELD_OUT: ids & result.heldout_ids}
-
-
-def restricted(run: GuardRun, ids: frozenset[str]) -> GuardRun:
-    """`run` on the tasks `ids` only."""
-    return dataclasses.replace(run, episodes=[e for e in run.episodes if str(e.sample_id) in ids])
-
-
-def transfer(result: GuardResult) -> pd.DataFrame:
-    """Each run on the training families' tasks and on the held-out family's, side by side:
-    rates with 95% intervals, and each gated run against the same agent alone on the same
-    tasks with its exact paired tests and verdict."""
-    rows = []
-    for group, ids in family_groups(result).items():
-        runs = [restricted(r, ids) for r in paper_runs(result)]
-        vanilla = {r.agent: r for r in runs if r.evaluator is None}
-        for run in runs:
-            m, base = run.metrics, vanilla.get(run.agent)
-            vs = versus(base, run) if run.evaluator is not None and base is not None else None
-            rows.append(
-                {
-                    "pages": group,
-                    "agent": run.agent,
-                    "setting": setting(run),
-                    "N": len(run.episodes),
-                    "SR": m["SR"],
-                    "DFR": m["DFR"],
-                    "NFR": m["NFR"],
-                    **rate_intervals(run),
-                    "successes gained / lost": f"{vs['successes_gained']} / {vs['successes_lost']}"
-                    if vs
-                    else "—",
-                    "SR p": vs["SR_p"] if vs else "—",
-                    "deceived avoided / added": (
-                        f"{vs['deceived_avoided']} / {vs['deceived_added']}" if vs else "—"
-                    ),
-                    "DFR p": vs["DFR_p"] if vs else "—",
-                    "verdict": vs["claim"].split(": ", 1)[1] if vs else "—",
-                }
-            )
-    return pd.DataFrame(rows)
-
-
-def transfer_metrics(result: GuardResult) -> dict:
-    """`transfer` for guard.json: per family group, each run's rates, intervals and tests."""
-    out = {}
-    for group, ids in family_groups(result).items():
-        runs = [restricted(r, ids) for r in paper_runs(result)]
-        vanilla = {r.agent: r for r in runs if r.evaluator is None}
-        out[group] = [
-            {
-                "agent": r.agent,
-                "evaluator": r.evaluator,
-                "tasks": len(r.episodes),
-                **{k: r.metrics[k] for k in ("SR", "DFR", "NFR")},
-                **rate_intervals(r),
-                **(
-                    {"vs_vanilla": versus(vanilla[r.agent], r)}
-                    if r.evaluator is not None and r.agent in vanilla
-                    else {}
-                ),
-            }
-            for r in runs
-        ]
-    return out
-
-
 def overhead(result: GuardResult) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Table 7: tokens per step and steps (deterministic) and wall time per task (timings)."""
     rows, times = [], []
@@ -301,55 +138,6 @@ def outcome_counts(result: GuardResult) -> pd.DataFrame:
             for r in paper_runs(result)
         ]
     )
-
-
-def oracle_runs(result: GuardResult) -> dict[str, list[GuardRun]]:
-    """The oracle runs by agent, in the order they ran."""
-    by_agent: dict[str, list[GuardRun]] = {}
-    for run in result.runs:
-        if run.oracle:
-            by_agent.setdefault(run.agent, []).append(run)
-    return by_agent
-
-
-def oracle_summary(result: GuardResult) -> dict[str, dict]:
-    """Per agent with oracle runs: its vanilla SR, the ceiling (SR behind an oracle of accuracy
-    1) and the break-even accuracy (gated SR = vanilla SR, linearly interpolated)."""
-    vanilla = {r.agent: r.metrics["SR"] for r in result.runs if r.evaluator is None}
-    out = {}
-    for agent, runs in oracle_runs(result).items():
-        sr = {float(r.accuracy): r.metrics["SR"] for r in runs if r.accuracy is not None}
-        base = vanilla.get(agent)
-        out[agent] = {
-            "vanilla_SR": base,
-            "ceiling": ceiling(sr),
-            "break_even": None if base is None else break_even(sr, base),
-        }
-    return out
-
-
-def oracle_table(result: GuardResult) -> pd.DataFrame:
-    """Each agent's oracle rows beside its vanilla row: SR / DFR / NFR / steps and the SR change
-    over the vanilla run."""
-    vanilla = {r.agent: r for r in result.runs if r.evaluator is None}
-    rows = []
-    for agent, runs in oracle_runs(result).items():
-        base = vanilla.get(agent)
-        for run in [base, *runs] if base else runs:
-            m = run.metrics
-            rows.append(
-                {
-                    "agent": agent,
-                    "setting": setting(run),
-                    "oracle accuracy": run.accuracy,
-                    "SR": m["SR"],
-                    "DFR": m["DFR"],
-                    "NFR": m["NFR"],
-                    "Steps": m["steps"],
-                    "SR vs vanilla (pp)": round(m["SR"] - base.metrics["SR"], 2) if base else None,
-                }
-            )
-    return pd.DataFrame(rows)
 
 
 def gains_figure(df: pd.DataFrame, profile: str) -> plt.Figure:
@@ -514,31 +302,4 @@ def gate_caption(settings, profile: str) -> str:
         f"token reaches the threshold, tuned on the valid split by {how}; what it does on the "
         "valid split's clicks plus one null click on text per valid page "
         f"({profile} profile)"
-    )
-
-
-def oracle_metrics(summary: dict[str, dict]) -> dict:
-    """guard.json's oracle keys: the oracle agent, its ceiling and break-even accuracy (None
-    without oracle runs; the first agent's when several have them)."""
-    agent = next(iter(summary), None)
-    first = summary.get(agent, {}) if agent else {}
-    return {
-        "oracle_agent": agent,
-        "oracle_ceiling": first.get("ceiling"),
-        "oracle_break_even": first.get("break_even"),
-    }
-
-
-def oracle_caption(summary: dict[str, dict], n: int, profile: str) -> str:
-    """The oracle table's caption: what an oracle is, and each agent's ceiling and break-even."""
-    notes = "; ".join(
-        f"{agent}: ceiling SR {s['ceiling'] if s['ceiling'] is not None else '—'} "
-        f"(accuracy 1), break-even accuracy {s['break_even']} (vanilla SR {s['vanilla_SR']})"
-        for agent, s in summary.items()
-    )
-    return (
-        f"The agent behind an oracle gate, {n} test tasks (not in the paper; {profile} profile): "
-        "an evaluation instrument that reports each click's true label with probability p "
-        "(otherwise one of the two other labels) and allows the click iff it reports 1. "
-        f"Break-even: the accuracy at which the gated SR equals the vanilla SR. {notes}"
     )
