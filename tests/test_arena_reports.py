@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from darkguard.envs.arena.tasks import load_tasks
-from darkguard.metrics.intervals import cluster_bootstrap, effective_n, interval_text, wilson
+from darkguard.metrics.intervals import cluster_interval, effective_n, interval_text, wilson
 from darkguard.reports import arena_eval as reports
 from darkguard.stages.arena_eval import ArenaEvalResult
 from darkguard.stages.arena_runs import SetRun, condition_label, feasible_run
@@ -77,16 +77,16 @@ def test_intervals_are_wilson_or_a_bootstrap_over_webdecepts_scenarios(result) -
     assert single["TSR 95% CI"] == interval_text(single["#T"], 88)
     assert single["STC 95% CI"] == interval_text(single["#STC"], 88)
     webdecept = table.loc["WebDecept"]
-    assert webdecept["interval"] == "cluster bootstrap (scenarios)"
+    assert webdecept["interval"] == reports.CLUSTER_BOOTSTRAP
     run = result.runs["webdecept"]
     d_by_scenario: dict[str, list[int]] = {}
     for task, record in zip(run.tasks, run.records, strict=True):
         d_by_scenario.setdefault(task.patterns[0], []).append(record["D"])
     assert len(d_by_scenario) == 7
-    low, high = cluster_bootstrap(d_by_scenario)
+    low, high = cluster_interval(d_by_scenario)
     assert webdecept["DPSR 95% CI"] == f"[{low:.1f}, {high:.1f}]"
     assert webdecept["effective N"] == effective_n(d_by_scenario)
-    assert table.loc["WebDecept feasible", "interval"] == "cluster bootstrap (scenarios)"
+    assert table.loc["WebDecept feasible", "interval"] == reports.CLUSTER_BOOTSTRAP
 
 
 def test_all_or_nothing_scenarios_are_worth_about_seven_outcomes() -> None:

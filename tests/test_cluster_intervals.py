@@ -8,6 +8,7 @@ import pytest
 
 from darkguard.metrics.intervals import (
     cluster_bootstrap,
+    cluster_interval,
     cluster_sign_test,
     effective_n,
     mcnemar,
@@ -90,3 +91,20 @@ def test_empty_or_malformed_input_is_refused_clearly() -> None:
         cluster_sign_test({}, {})
     with pytest.raises(ValueError, match="same clusters"):
         cluster_sign_test({"a": [1]}, {"b": [1]})
+
+
+def test_clusters_that_agree_still_get_an_interval_of_their_outcomes() -> None:
+    """Every cluster at the same rate: the bootstrap alone has zero width; the printed interval
+    holds the Wilson interval at the effective number of outcomes."""
+    agree = {f"s{i}": [1, 1, 0] for i in range(5)}  # 10 of 15, every scenario 2 of 3
+    assert cluster_bootstrap(agree) == (66.7, 66.7)
+    assert cluster_interval(agree) == wilson(10, effective_n(agree))
+    none = {f"s{i}": [0] * 6 for i in range(5)}
+    assert cluster_interval(none) == wilson(0, 30) and cluster_interval(none)[1] > 10
+
+
+def test_the_clustered_interval_is_never_narrower_than_the_bootstrap() -> None:
+    for clusters in (ALL_OR_NOTHING, SINGLETONS):
+        low, high = cluster_interval(clusters)
+        b_low, b_high = cluster_bootstrap(clusters)
+        assert low <= b_low and high >= b_high

@@ -10,9 +10,10 @@ import pytest
 from darkguard.envs.arena.synth import generate
 from darkguard.envs.arena.tasks import load_tasks
 from darkguard.io import read_json
-from darkguard.metrics.intervals import cluster_bootstrap, effective_n, interval_text, wilson
+from darkguard.metrics.intervals import cluster_interval, effective_n, interval_text, wilson
 from darkguard.reports import veer_ablations as ablation_reports
 from darkguard.reports import veer_eval as reports
+from darkguard.reports.arena_eval import CLUSTER_BOOTSTRAP
 from darkguard.stages.arena_runs import (
     MethodRuns,
     SetRun,
@@ -288,11 +289,12 @@ def test_main_table_intervals_use_wilson_or_the_scenario_bootstrap(paired) -> No
     assert veer["DPSR 95% CI"] == interval_text(2, 6) and veer["TSR 95% CI"] == interval_text(4, 6)
     assert veer["STC 95% CI"] == interval_text(3, 6)
     none = table.loc[("WebDecept", "No-Defense")]
-    assert none["interval"] == "cluster bootstrap (scenarios)" and none["N"] == 14
+    assert none["interval"] == CLUSTER_BOOTSTRAP and none["N"] == 14
     d_by_scenario = {s: [NONE_D.get(s, 0)] * 2 for s in reports.SCENARIOS}
-    low, high = cluster_bootstrap(d_by_scenario)
+    low, high = cluster_interval(d_by_scenario)
     assert none["DPSR 95% CI"] == f"[{low:.1f}, {high:.1f}]"
-    assert none["TSR 95% CI"] == "[100.0, 100.0]"
+    # every task completed: not [100.0, 100.0] (the bootstrap alone), the outcomes' Wilson
+    assert none["TSR 95% CI"] == "[{:.1f}, {:.1f}]".format(*wilson(14, 14))
     # 14 episodes, 7 all-or-nothing scenarios: about 7 independent outcomes
     assert none["effective N"] == effective_n(d_by_scenario) and abs(none["effective N"] - 7) <= 1.5
     wilson_low, wilson_high = wilson(12, 14)

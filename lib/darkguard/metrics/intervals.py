@@ -8,6 +8,9 @@ what tables print).
   come in clusters (outcomes of one cluster move together), whole clusters resampled;
 - `effective_n(values_by_cluster)`: how many independent outcomes the clustered ones are worth
   (p(1-p) over the bootstrap variance of the rate; at most N);
+- `cluster_interval(values_by_cluster)`: the interval a table prints for a clustered rate: the
+  cluster bootstrap's, widened to hold the Wilson interval at the effective number of outcomes
+  (the bootstrap alone has zero width when every cluster has the same rate);
 - `cluster_sign_test(base, other)`: the paired test of clustered outcomes: clusters where
   `other`'s mean is higher, lower, and the exact two-sided sign-test p (ties dropped).
 
@@ -26,8 +29,9 @@ from fractions import Fraction
 import numpy as np
 
 
-def wilson(k: int, n: int, z: float = 1.959964) -> tuple[float, float]:
-    """The (low, high) Wilson interval of k successes in n, in percent, one decimal."""
+def wilson(k: float, n: float, z: float = 1.959964) -> tuple[float, float]:
+    """The (low, high) Wilson interval of k successes in n, in percent, one decimal (k and n may
+    be fractional: an effective number of outcomes)."""
     if n <= 0:
         return (0.0, 0.0)
     p = k / n
@@ -118,6 +122,22 @@ def effective_n(
     if p in (0, 1) or variance == 0:
         return float(n)
     return float(round(min(Fraction(n), p * (1 - p) / variance), 1))
+
+
+def cluster_interval(
+    values_by_cluster: Mapping[str, Sequence[int]], draws: int = 2000, seed: int = 42
+) -> tuple[float, float]:
+    """The (low, high) 95% interval of a clustered rate, in percent: the hull of the cluster
+    bootstrap's percentile interval and the Wilson interval at the effective number of outcomes.
+    Resampling clusters that all have the same rate (or a rate of 0 or 1) gives the same rate
+    every time, a zero-width interval that only says the clusters agree; the Wilson term keeps
+    what the number of outcomes allows."""
+    low, high = cluster_bootstrap(values_by_cluster, draws, seed)
+    counts = _cluster_counts(values_by_cluster)
+    n_eff = effective_n(values_by_cluster, draws, seed)
+    p = Fraction(sum(k for k, _ in counts), sum(size for _, size in counts))
+    w_low, w_high = wilson(float(p) * n_eff, n_eff)
+    return min(low, w_low), max(high, w_high)
 
 
 def cluster_sign_test(

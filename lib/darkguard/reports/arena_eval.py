@@ -20,7 +20,7 @@ from darkguard import paths
 from darkguard.envs.arena.tasks import EXPECTED_SIZES
 from darkguard.io import atomic_write_text, write_json
 from darkguard.metrics.arena import ArenaScores, score
-from darkguard.metrics.intervals import cluster_bootstrap, effective_n, interval_text
+from darkguard.metrics.intervals import cluster_interval, effective_n, interval_text
 from darkguard.reports.figures import save_figure
 from darkguard.reports.paper import (
     VEER_COUNTS,
@@ -42,7 +42,7 @@ SCENARIOS = ("popup", "banner", "ppopup", "pbanner", "addons", "redirect", "drif
 # sampled purchases, so its intervals and paired tests are over scenarios, not episodes.
 CLUSTERED_SETS = ("webdecept", "webdecept_feasible")
 WILSON = "Wilson"
-CLUSTER_BOOTSTRAP = "cluster bootstrap (scenarios)"
+CLUSTER_BOOTSTRAP = "cluster bootstrap (scenarios), at least Wilson at effective N"
 
 
 def _pct(count: int, n: int) -> float:
@@ -82,12 +82,13 @@ def by_scenario(run: SetRun, key: str) -> dict[str, list[int]]:
 
 def interval_columns(set_name: str, run: SetRun) -> dict:
     """DPSR, TSR and STC 95% intervals, the effective number of independent D outcomes and the
-    interval's method: Wilson, or the cluster bootstrap over scenarios for WebDecept's sets."""
+    interval's method: Wilson, or for WebDecept's sets the cluster bootstrap over scenarios widened
+    to the Wilson interval at the effective number of outcomes (`cluster_interval`)."""
     clustered = set_name in CLUSTERED_SETS
     row = {}
     for key, rate in (("D", "DPSR"), ("T", "TSR"), ("STC", "STC")):
         if clustered:
-            low, high = cluster_bootstrap(by_scenario(run, key))
+            low, high = cluster_interval(by_scenario(run, key))
             row[f"{rate} 95% CI"] = f"[{low:.1f}, {high:.1f}]"
         else:
             ones = sum(outcome(r, key) for r in run.records)
