@@ -235,7 +235,8 @@ def write_arena_reports(result: ArenaEvalResult, profile: str) -> dict[str, pd.D
         "benchmark's default agent with GPT-5.6-Luna) beside ours as reference. STC is the "
         "mean of T(1-D) per episode. 95% intervals: Wilson on the episodes, except WebDecept's "
         "sets, whose scenarios are all-or-nothing over the same purchases: a bootstrap resampling "
-        "whole scenarios (2000 draws, seed 42); effective N: the number of independent outcomes "
+        "whole scenarios (2000 draws, seed 42), widened where needed to the Wilson interval at "
+        "the rate's effective number of outcomes; effective N: the number of independent outcomes "
         "D is worth (N unless clustered).",
     )
     if "trickyarena_single" in result.runs:
