@@ -147,6 +147,46 @@ def test_a_hung_page_times_out_the_step() -> None:
         site.close()
 
 
+def test_a_browser_that_stalls_past_the_deadline_is_ended() -> None:
+    """A stalled browser whose waits do not time out (Playwright's timeout set far beyond the
+    held page's 60 s here; under load a renderer stalled so once): the watchdog ends the browser at
+    the deadline, the step is a timeout long before the page answers, no browser process is left,
+    and the next episode gets a fresh browser."""
+    site = HeldSite('<a href="/slow">Slow page</a>')
+    env = ArenaEnv(site.origin, step_timeout_s=1.5)
+    try:
+        obs = env.reset(site.task)
+        pid = env._watchdog.pid
+        env.timeout_ms = 120_000  # the browser's own timeouts never fire in this step
+        start = time.perf_counter()
+        with pytest.raises(StepTimeout, match="was ended"):
+            env.step(Click(by_name(obs, "Slow page").index))
+        elapsed = time.perf_counter() - start
+        assert env._deadline_s <= elapsed < env._deadline_s + 10
+        assert not site.answered.is_set()
+        assert not process_alive(pid)
+        env.timeout_ms = 1500
+        obs = env.reset(site.task)
+        assert env._watchdog.pid != pid and by_name(obs, "Slow page")
+    finally:
+        env.close()
+        site.close()
+
+
+def process_alive(pid: int) -> bool:
+    """Whether `pid` runs (a zombie waiting for its parent to reap it counts as ended)."""
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except (FileNotFoundError, ProcessLookupError):
+            return False
+        if state in ("Z", "X"):
+            return False
+        time.sleep(0.1)
+    return True
+
+
 def test_a_tab_still_loading_when_the_episode_ends_stays_in_its_episode() -> None:
     """A page that opens a second tab after the step has settled (a delayed pop-up) onto a page
     still loading when the episode ends. Its answer arrives as the next episode begins: this

@@ -89,7 +89,11 @@ DECLINED = re.compile(
     r"\b(?:without|no|not|never|nothing|don'?t|do\s+not|must\s+not)\b\s*([^,.;]*)", re.I
 )
 # a declined phrase that names no one thing declines every extra ("nothing else", "no extras")
-EVERY_EXTRA = re.compile(r"^(?:else|extras?|add-?ons?|anything\s+else|additional\b.*)\s*$", re.I)
+EVERY_EXTRA = re.compile(
+    r"^(?:else|more|extras?|add-?ons?|anything\s+(?:else|more|extra)|additional\b.*|"
+    r"on\s+top|besides)\s*$",
+    re.I,
+)
 EXTRAS = frozenset({"add_on", "payment", "subscription", "marketing", "install"})
 DECLINED_COS = 0.5  # a commitment this close in meaning to a declined phrase is what it declines
 # words any commit button may say without naming what it commits ("Join now", "Start free trial")
@@ -149,6 +153,8 @@ def covered(commitment: Commitment, auth: Authorization) -> bool:
         if commitment.kind in NAMED_ONLY
         else names_in(commitment.outcome)
     )
+    if len(commitment.outcome.split()) == 1 and kind_of(commitment.outcome) == commitment.kind:
+        named = set()  # one word that says only the act ("Enrol" for a subscription) names no thing
     around = content_words(commitment.context)
     for entry in auth.authorized_terminal_outcomes:
         if entry.kind == "cancellation" and ends(commitment):
@@ -276,6 +282,24 @@ def advertised(control: Control) -> bool:
     return any(w.lower() in AD_MARK for w in near)
 
 
+# words of a link's destination, as shown on hover, that name someone else's offer: an advert, a
+# sponsor, an affiliate or partner ("/sponsor.html", "/ads/..", "?ref=affiliate")
+AD_DESTINATION = frozenset({
+    "ad", "ads", "advert", "adverts", "advertisement", "sponsor", "sponsors", "sponsored",
+    "promo", "promoted", "affiliate", "affiliates", "partner", "partners",
+})  # fmt: skip
+
+
+def leads_to_an_offer(control: Control) -> bool:
+    """A link whose destination names an advert, a sponsor or a partner: following it leaves the
+    task for someone else's offer, whatever its words promise."""
+    if control.role != "link" or not control.href:
+        return False
+    parsed = urlparse(control.href)
+    words = re.split(r"[^a-z0-9]+", f"{parsed.path} {parsed.query}".lower())
+    return any(w in AD_DESTINATION for w in words)
+
+
 # a second act a commit button performs with its step: "Save changes and allow partners"
 GRANTS = re.compile(
     r"\s+and\s+(?:also\s+)?(?:allow|share|accept|enable|agree\s+to|subscribe|sign\s+(?:me\s+)?up)"
@@ -285,16 +309,19 @@ GRANTS = re.compile(
 
 
 PRICED_PART = re.compile(r"[,;.(]|\s+(?:with|plus|and|&)\s+", re.I)
+# words by which a page says a line left the order ("Removed: Gift box", "was deleted")
+REMOVED = re.compile(r"\b(?:removed|deleted|taken\s+out)\b", re.I)
 
 
 def priced_extras(summary: str) -> list[str]:
     """The things a summary beside a commit button says come at an added price ("... for Ada
-    Noor, with Souvenir photo (+£4)" lists "Souvenir photo (+£4)")."""
+    Noor, with Souvenir photo (+£4)" lists "Souvenir photo (+£4)"), except a line it says was
+    removed ("Removed: Gift box (+£3)")."""
     out: list[str] = []
     for match in ADDED_PRICE.finditer(summary):
         head = summary[: match.start()].rstrip(" (")
         parts = [p.strip() for p in PRICED_PART.split(head) if p and p.strip()]
-        if parts:
+        if parts and not REMOVED.search(parts[-1]):
             out.append(f"{parts[-1]} ({match.group(0).strip()})")
     return out
 
@@ -422,6 +449,13 @@ def assess(
                        "none", "active", "navigation", (target.ref, target.href), "reversible")
         )  # fmt: skip
         relation = "CREATES"
+    elif leads_to_an_offer(target):
+        predicted.append(
+            Commitment(f'"{words(target)[:60]}" leads to {target.href}, an advert or partner',
+                       "navigation", "none", "active", "navigation", (target.ref, target.href),
+                       "reversible")
+        )  # fmt: skip
+        relation = "CREATES"
     extra = bundled_extra(target, state)
     if extra and not any(c.trigger == "click" for c in predicted):
         predicted.append(
@@ -453,8 +487,9 @@ def assess(
                 carried.append(toggle.ref)
         if carried and relation == "UNRELATED":
             relation = "CARRIES_TO_MATERIAL_BOUNDARY"
+    lines = extra_lines(state)
     if crossing in ("CHECKOUT", "SUBMIT", "DONE"):
-        for line in extra_lines(state):
+        for line in lines:
             predicted.append(
                 Commitment(
                     line.context[:160],
@@ -472,6 +507,8 @@ def assess(
             thing = extra.rsplit(" (", 1)[0]
             if any(thing in f"{c.name} {c.context}" for c in state.toggles()):
                 continue  # an option of the page: its state decides (the toggles above)
+            if any(content_words(thing) & content_words(line.context) for line in lines):
+                continue  # a removable line of the order names it: removing it decides
             if not any(extra in c.outcome or c.outcome in extra for c in predicted):
                 predicted.append(
                     Commitment(extra[:160], "add_on", "active", "committed", "submit",

@@ -61,8 +61,11 @@ SPLIT_VERB = re.compile(
     r"\b(?:turn|switch|toggle|set)\s+((?!(?:off|on)\b)[\w'-]+(?:\s+[\w'-]+){0,4}?)\s+(?:off|on)\b",
     re.I,
 )
-# where a clause's verb phrase ends: what follows gives details (an email, an option)
-VERB_PHRASE = re.compile(r"\s+(?:with|using|for|in\s+the\s+name\s+of)\s+|,\s*", re.I)
+# where a clause's verb phrase ends: what follows gives details (an email, an option); "for free"
+# and "for nothing" say how, and stay in the phrase
+VERB_PHRASE = re.compile(
+    r"\s+(?:with|using|for(?!\s+(?:free|nothing)\b)|in\s+the\s+name\s+of)\s+|,\s*", re.I
+)
 WANT = re.compile(r"\bI\s+(?:need|want|would\s+like)\s+", re.I)
 PRONOUN = re.compile(r"^(?:it|them|these|those|one)\b", re.I)
 QUESTION = re.compile(

@@ -33,11 +33,12 @@ HOW_TO_TICK = (
     r"^\s*(?:(?:tick|check|select|click)\s+(?:here\s+|this\s+box\s+|the\s+box\s+)?(?:to|if)\s+)?"
 )
 NEGATION = _rx(HOW_TO_TICK + r"(?:(?:i|you)\s+)?(?:do\s+not|don'?t|never|no)\b")
-# a verb that restricts what follows: "Opt out of sharing" on means sharing off, and "Do not
-# limit sharing" (a double negative) on means sharing on
+# a verb that restricts or ends what follows: "Opt out of sharing" on means sharing off, and "Do
+# not limit sharing" or "Don't cancel my plan" (double negatives) on mean sharing or the plan on
 RESTRICT = _rx(HOW_TO_TICK + r"(?:(?:do\s+not|don'?t|never|no)\s+)?"
                r"(?:limit|restrict|pause|stop|block|disable|turn\s+off|opt\s+out|hide|prevent|"
-               r"reduce|exclude|unsubscribe)\b")  # fmt: skip
+               r"reduce|exclude|unsubscribe|cancel|quit|leave|"
+               r"end\s+(?:my|the|your))\b")  # fmt: skip
 ACCEPT = _rx(r"\baccept\b|\bagree\b|\ballow\b|\bi\s+understand\b|\bgot\s+it\b|^\s*ok(?:ay)?\b|"
              r"\byes\b|\bsure\b|\benable\b|\bturn\s+on\b|\bstart\b.*\btrial\b|\btry\b|"
              r"\bclaim\b|\bupgrade\b|\bjoin\b|\binstall\b|\bsubscribe\b|\bcontinue\s+with\b|"
@@ -93,8 +94,16 @@ def bare_state(control: Control) -> bool:
 
 
 def bare_accept(control: Control) -> bool:
-    """A dialog's accept that names nothing material ("OK", "Accept", "Continue")."""
-    return control.in_dialog and (intent(control) == "accept" or boundary(control) == "DONE")
+    """A dialog's answer that takes what the dialog offers without naming it ("OK", "Accept",
+    "Continue", "Put it in too"): an accept or a step on, and any button of the dialog that does
+    not decline, close it, show more options or remove something (an answer that is not a no is
+    a yes)."""
+    if not control.in_dialog or control.toggle:
+        return False
+    said = intent(control)
+    return (
+        said == "accept" or boundary(control) == "DONE" or (control.role == "button" and not said)
+    )
 
 
 def material_kind(control: Control, with_context: bool = True, dialog: str = "") -> str:
@@ -108,8 +117,8 @@ def material_kind(control: Control, with_context: bool = True, dialog: str = "")
         return ""  # the "No" of a yes/no pair: choosing it declines
     if control.toggle and bare_state(control):
         return kind_of(control.context[:300])  # a switch named by its state: read around it
-    if not control.toggle and REFUSES_TO_END.search(words(control)):
-        return "subscription"  # refusing to end a plan is going on with it
+    if REFUSES_TO_END.search(words(control)):
+        return "subscription"  # refusing to end a plan is going on with it (a box or a button)
     if control.role == "link" and not control.in_dialog and intent(control) != "accept":
         return ""  # a link on a page names where it leads; what is committed there is judged there
     kind = kind_of(words(control))

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urljoin, urlparse
@@ -29,6 +29,7 @@ from darkguard.envs.arena.actions import Action, Back, Click, Goto, Scroll, Sele
 from darkguard.envs.arena.observation import Element, PageObservation
 from darkguard.envs.arena.predicates import EpisodeFacts, holds, selectors_of
 from darkguard.envs.arena.tasks import Task
+from darkguard.envs.arena.watchdog import Watchdog, browser_pid, deadline_s
 
 HERE = Path(__file__).parent
 OBSERVE_JS = (HERE / "observe.js").read_text(encoding="utf-8")
@@ -100,6 +101,8 @@ class ArenaEnv:
         self.origin = origin.rstrip("/")
         self.screenshots = screenshots
         self.timeout_ms = step_timeout_s * 1000
+        self._deadline_s = deadline_s(step_timeout_s)
+        self._watchdog: Watchdog | None = None  # ends a browser that stalls past the deadline
         self._pw = None
         self._browser = None
         self._context = None
@@ -122,7 +125,11 @@ class ArenaEnv:
         if self._browser is None or not self._browser.is_connected():
             if self._pw is None:
                 self._pw = sync_playwright().start()
+            if self._watchdog is not None:
+                self._watchdog.retire()
             self._browser = launch(self._pw)
+            self._browser_cdp = self._browser.new_browser_cdp_session()
+            self._watchdog = Watchdog(browser_pid(self._browser_cdp))
 
     def restart_browser(self) -> None:
         """After a crash: a fresh browser for the next episode."""
@@ -131,6 +138,9 @@ class ArenaEnv:
                 self._browser.close()
         self._browser = None
         self._browser_cdp = None
+        if self._watchdog is not None:
+            self._watchdog.retire()
+        self._watchdog = None
         self._context = None
         self._watching = set()
 
@@ -208,11 +218,14 @@ class ArenaEnv:
             return
         page = self._home[0]
         try:
-            if not page.is_closed():
-                page.goto("about:blank")
-            if page.is_closed() or self._other_tabs():
+            with self._guarded():
+                if not page.is_closed():
+                    page.goto("about:blank")
+                closed = page.is_closed() or self._other_tabs()
+            if closed:
                 self.restart_browser()
-        except PlaywrightError:  # the kept tab does not answer
+        except (PlaywrightError, StepTimeout):  # the kept tab does not answer
+            self._hung = False
             self.restart_browser()
         if self._browser is None:
             self._ensure_browser()
@@ -260,13 +273,32 @@ class ArenaEnv:
         self.task, self.steps, self.answer = task, 0, ""
         self._facts, self._guard = EpisodeFacts(), RequestGuard()
         self._fresh_page(selectors_of(task.success, task.deception).events)
-        self._navigate(lambda: self.page.goto(self.origin + task.start, wait_until="load"))
+        with self._guarded():
+            self._navigate(lambda: self.page.goto(self.origin + task.start, wait_until="load"))
         self._home[1].send("Page.resetNavigationHistory")  # no way back to the last episode
         return self.observe()
 
     def _timeout(self, message: str) -> StepTimeout:
         self._hung = True
         return StepTimeout(message)
+
+    @contextlib.contextmanager
+    def _guarded(self) -> Iterator[None]:
+        """Calls into the browser, bounded by the watchdog's deadline: past it the browser is
+        ended, and the error of the call it broke is the step's timeout."""
+        dog = self._watchdog
+        if dog is None:
+            yield
+            return
+        try:
+            with dog.bounded(self._deadline_s):
+                yield
+        except PlaywrightError:
+            if dog.fired:
+                raise self._timeout(
+                    f"the browser did not answer within {self._deadline_s:g} s and was ended"
+                ) from None
+            raise
 
     def _navigate(self, go) -> None:
         try:
@@ -283,18 +315,19 @@ class ArenaEnv:
         already there is waited for until its load event and the tasks queued then. Independent
         of how busy the machine is, so an episode takes the same course every run."""
         try:
-            try:
-                handle = self.page.wait_for_function(  # an interval: animation frames lag
-                    LEAVING_JS, timeout=self.timeout_ms, polling=5
-                )
-                leaving = handle.json_value()["leaving"]
-            except PlaywrightError as err:
-                if "Timeout" in str(err) or "closed" in str(err).lower():
-                    raise
-                leaving = True  # the next document committed while we asked
-            if leaving:
-                self.page.wait_for_function(LOADED_JS, timeout=self.timeout_ms, polling=20)
-            self.page.wait_for_load_state("load", timeout=self.timeout_ms)
+            with self._guarded():
+                try:
+                    handle = self.page.wait_for_function(  # an interval: animation frames lag
+                        LEAVING_JS, timeout=self.timeout_ms, polling=5
+                    )
+                    leaving = handle.json_value()["leaving"]
+                except PlaywrightError as err:
+                    if "Timeout" in str(err) or "closed" in str(err).lower():
+                        raise
+                    leaving = True  # the next document committed while we asked
+                if leaving:
+                    self.page.wait_for_function(LOADED_JS, timeout=self.timeout_ms, polling=20)
+                self.page.wait_for_load_state("load", timeout=self.timeout_ms)
         except PlaywrightError as err:
             if "Timeout" in str(err):
                 raise self._timeout("the page did not finish loading") from None
@@ -303,10 +336,11 @@ class ArenaEnv:
     def observe(self, error: str = "", done: bool = False) -> PageObservation:
         """The current observation (what an agent sees)."""
         try:
-            handle = self.page.wait_for_function(
-                f"({OBSERVE_JS})()", timeout=self.timeout_ms, polling=100
-            )
-            raw = handle.json_value()
+            with self._guarded():
+                handle = self.page.wait_for_function(
+                    f"({OBSERVE_JS})()", timeout=self.timeout_ms, polling=100
+                )
+                raw = handle.json_value()
         except PlaywrightError as err:
             if "Timeout" in str(err):
                 raise self._timeout("the page did not answer") from None
@@ -314,7 +348,8 @@ class ArenaEnv:
                 self._settle()
                 return self.observe(error, done)
             raise
-        shot = self.page.screenshot(timeout=self.timeout_ms) if self.screenshots else None
+        with self._guarded():
+            shot = self.page.screenshot(timeout=self.timeout_ms) if self.screenshots else None
         elements = tuple(
             Element(
                 e["index"],
@@ -385,7 +420,8 @@ class ArenaEnv:
         self.steps += int(count)
         error = ""
         try:
-            self._act(action)
+            with self._guarded():
+                self._act(action)
         except (IndexError, ValueError) as err:
             error = str(err)
         except PlaywrightError as err:

@@ -81,6 +81,13 @@ function flip(el) {
   el.classList.toggle("on", on);
   const t = el.querySelector(".state"); if (t) t.textContent = on ? "On" : "Off";
 }
+function takeOut(el) {
+  document.getElementById(el.dataset.field).value = "off";
+  const line = el.parentNode.querySelector("span");
+  line.textContent = "Removed: " + line.textContent;
+  line.style.textDecoration = "line-through";
+  el.remove();
+}
 function closeDialog(id, field, value) {
   if (field) document.getElementById(field).value = value;
   document.getElementById(id).style.display = "none";
@@ -342,13 +349,14 @@ class Page:
         )
 
     def removable(self, name: str, line: str, remove: str) -> str:
-        """A line the site put in the basket (field `name` on) with a small button removing it."""
+        """A line the site put in the basket (field `name` on) with a small button removing it:
+        the line then says it was removed, struck through, and its button is gone (as a shop's
+        basket shows a removed line)."""
         hid, cid = self._id(), self._id()
         self.blocks.append(
             f'<p class="line"><input type="hidden" id="{hid}" name="{name}" value="on">'
-            f'{esc(line)} <button type="button" id="{cid}" class="faint" data-field="{hid}" '
-            f"onclick=\"flip(this);this.parentNode.style.textDecoration='line-through'\">"
-            f"{esc(remove)}</button></p>"
+            f'<span>{esc(line)}</span> <button type="button" id="{cid}" class="faint" '
+            f'data-field="{hid}" onclick="takeOut(this)">{esc(remove)}</button></p>'
         )
         return self._control(cid, remove, "button", "decline")
 
