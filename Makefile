@@ -53,8 +53,10 @@ plots: setup ## Render the DVC plots into dvc_plots/index.html (works offline).
 	dvc plots show
 
 # Test processes (pytest-xdist), each taking whole files: a file's tests share fixtures and the
-# repository's DVC lock. 0 (the default): one process; 2 is faster, but a browser test's hung page
-# was once let go only after it answered, at 60 s, with two (benchmarks/results/releases.md, "Tests").
+# repository's DVC lock. 0 (the default): one process; 2 is faster. A browser test's hung page was
+# once let go only after it answered, at 60 s, with two (benchmarks/results/releases.md, "Tests");
+# the arena's watchdog now ends such a browser at its deadline (envs/arena/watchdog.py), and the
+# default stays one process until two have passed clean-clone runs.
 TEST_WORKERS ?= 0
 
 test: setup ## Run the test suite (TEST_WORKERS processes, default 0: one).
