@@ -53,13 +53,12 @@ plots: setup ## Render the DVC plots into dvc_plots/index.html (works offline).
 	dvc plots show
 
 # Test processes (pytest-xdist), each taking whole files: a file's tests share fixtures and the
-# repository's DVC lock. 0 (the default): one process; 2 is faster. A browser test's hung page was
-# once let go only after it answered, at 60 s, with two (benchmarks/results/releases.md, "Tests");
-# the arena's watchdog now ends such a browser at its deadline (envs/arena/watchdog.py), and the
-# default stays one process until two have passed clean-clone runs.
-TEST_WORKERS ?= 0
+# repository's DVC lock. 2 (the default) on two cores; 0: one process. A browser test's hung page
+# was once let go only after it answered, at 60 s, with two (benchmarks/results/releases.md,
+# "Tests"); the arena's watchdog now ends such a browser at its deadline (envs/arena/watchdog.py).
+TEST_WORKERS ?= 2
 
-test: setup ## Run the test suite (TEST_WORKERS processes, default 0: one).
+test: setup ## Run the test suite (TEST_WORKERS processes, default 2; 0: one).
 	pytest -n $(TEST_WORKERS) --dist loadfile
 
 lint: $(STAMP) ## ruff check + format check (notebooks included) + the import layers.

@@ -27,9 +27,9 @@ from collections import Counter
 from pathlib import Path
 
 from darkguard.defenses.veer import commitments
-from darkguard.defenses.veer.assessment import covered
 from darkguard.defenses.veer.authorization import offline_authorization
 from darkguard.defenses.veer.contracts import Commitment
+from darkguard.defenses.veer.coverage import covered
 from darkguard.defenses.veer.state import Control
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -97,14 +97,31 @@ def test_bad_split_is_refused(tmp_path):
 @pytest.mark.browser
 def test_careful_solutions_succeed_without_deception(splits):
     """The generator's careful user reaches the goal on both twins and is never deceived."""
+    _careful_user_succeeds(splits["eval"], load_tasks(splits["eval"]).tasks[:16])
+
+
+def test_careful_solutions_succeed_where_the_choice_itself_is_preselected(tmp_path):
+    """The two mechanisms set in a choice: an extra ticked on the product page and carried
+    into the basket, and pausing preselected among what may happen to a cancelled plan."""
+    generate("dev", 2 * 73, 42, tmp_path)
+    wanted = {
+        r["pair"]
+        for r in _truth(tmp_path)
+        if (r["kind"], tuple(r["patterns"]))
+        in {("buy", ("sneaking", "preselection")), ("cancel", ("preselection",))}
+    }
+    assert len(wanted) == 2
+    tasks = [t for t in load_tasks(tmp_path).tasks if t.id.rsplit("-", 1)[0] in wanted]
+    _careful_user_succeeds(tmp_path, tasks)
+
+
+def _careful_user_succeeds(folder: Path, tasks: list) -> None:
     from darkguard.envs.arena.actions import Click, Select, Stop, Type
     from darkguard.envs.arena.env import ArenaEnv
     from darkguard.envs.arena.server import Served
     from darkguard.training.arena_scorer import FIND_JS, read_truth
 
-    folder = splits["eval"]
     truth = read_truth(folder)
-    tasks = load_tasks(folder).tasks[:16]
     with Served(site=tasks[0].site) as served:
         env = ArenaEnv(served.origin)
         try:

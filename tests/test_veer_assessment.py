@@ -4,9 +4,10 @@ correction planned before anything is touched."""
 
 from __future__ import annotations
 
-from darkguard.defenses.veer.assessment import assess, misleads
+from darkguard.defenses.veer.assessment import assess
 from darkguard.defenses.veer.authorization import offline_authorization
 from darkguard.defenses.veer.intervention import objective, plan
+from darkguard.defenses.veer.page_reading import misleads
 from darkguard.defenses.veer.prices import charged_more, shown_price
 from darkguard.defenses.veer.state import ground
 from darkguard.envs.arena.actions import Click

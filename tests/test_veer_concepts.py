@@ -3,10 +3,11 @@ toggles switched on by another action: wording none of the arena apps use."""
 
 from __future__ import annotations
 
-from darkguard.defenses.veer.assessment import assess, covered, declined
+from darkguard.defenses.veer.assessment import assess
 from darkguard.defenses.veer.authorization import offline_authorization
 from darkguard.defenses.veer.concepts import read_kind
 from darkguard.defenses.veer.contracts import Commitment
+from darkguard.defenses.veer.coverage import covered, declined
 from darkguard.defenses.veer.state import TemporalEvidence, ground
 from darkguard.envs.arena.actions import Click
 from darkguard.envs.arena.observation import Element, PageObservation

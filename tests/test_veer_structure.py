@@ -6,10 +6,12 @@ not make a control the one the task asked for."""
 
 from __future__ import annotations
 
-from darkguard.defenses.veer.assessment import advertised, assess, covered
+from darkguard.defenses.veer.assessment import assess
 from darkguard.defenses.veer.authorization import offline_authorization
 from darkguard.defenses.veer.contracts import Commitment
+from darkguard.defenses.veer.coverage import covered
 from darkguard.defenses.veer.intervention import objective, plan
+from darkguard.defenses.veer.page_reading import advertised
 from darkguard.defenses.veer.prices import charged_more
 from darkguard.defenses.veer.state import ground
 from darkguard.envs.arena.actions import Click

@@ -7,10 +7,11 @@ was removed is no longer in the order."""
 
 from __future__ import annotations
 
-from darkguard.defenses.veer.assessment import assess, declined, names_in
+from darkguard.defenses.veer.assessment import assess
 from darkguard.defenses.veer.authorization import offline_authorization
 from darkguard.defenses.veer.commitments import active, intent, material_kind
 from darkguard.defenses.veer.contracts import Commitment
+from darkguard.defenses.veer.coverage import declined, names_in
 from darkguard.defenses.veer.state import ground
 from darkguard.envs.arena.actions import Click
 from darkguard.envs.arena.observation import Element, PageObservation
@@ -174,3 +175,53 @@ def test_a_link_whose_destination_names_a_sponsor_or_partner_is_turned_back() ->
         "UNAUTHORIZED",
         "AUTHORIZED",
     ]
+
+
+def test_adding_to_the_basket_carries_the_paid_options_ticked_with_the_item() -> None:
+    obs = page(
+        el(0, "checkbox", "Protection plan (+£7)", checked=True),
+        el(1, "button", "Add to basket"),
+    )
+    task = "Get one desk lamp in Brass."
+    verdict = assess(Click(1), ground(obs), offline_authorization(task), ORIGIN)
+    assert verdict.authorization == "UNAUTHORIZED"
+    assert [c.trigger for c in verdict.unauthorized] == ["retention"]
+    unticked = page(el(0, "checkbox", "Protection plan (+£7)", checked=False), obs.elements[1])
+    assert assess(
+        Click(1), ground(unticked), offline_authorization(task), ORIGIN
+    ).authorization == ("AUTHORIZED")
+
+
+def test_an_unchosen_option_commits_nothing_whatever_its_verb() -> None:
+    group = "What becomes of your membership? Stop charging me for a month Terminate membership"
+    state = ground(
+        page(
+            el(0, "radio", "Stop charging me for a month", group, checked=False),
+            el(1, "radio", "Terminate membership", group, checked=True),
+        )
+    )
+    assert not active(state.control("radio:Stop charging me for a month"))
+    assert active(state.control("radio:Terminate membership"))
+
+
+def test_when_every_option_commits_something_the_one_the_task_asks_for_is_chosen() -> None:
+    from darkguard.defenses.veer.intervention import objective, plan
+
+    group = "Your plan: Hold billing for a month Swap to a lighter tier Terminate membership"
+    obs = page(
+        el(0, "radio", "Hold billing for a month", group, checked=True),
+        el(1, "radio", "Swap to a lighter tier", group, checked=False),
+        el(2, "radio", "Terminate membership", group, checked=False),
+        el(3, "button", "Proceed"),
+    )
+    state = ground(obs)
+    auth = offline_authorization("Terminate my gym membership.")
+    verdict = assess(Click(3), state, auth, ORIGIN)
+    assert verdict.authorization == "UNAUTHORIZED"
+    goal = objective(verdict, state, state.control("button:Proceed"), auth)
+    steps = plan(goal, state, state.control("button:Proceed"))
+    assert [(s.verb, s.target) for s in steps] == [("choose", "radio:Terminate membership")]
+    # without the task's authorization no option may replace it: nothing to choose
+    assert objective(verdict, state, state.control("button:Proceed")).target_corrected_state[
+        0
+    ].evidence_refs == ("radio:Hold billing for a month",)

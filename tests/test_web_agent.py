@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import re
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -92,6 +93,9 @@ def pad(index: int) -> Element:
           "item": "night trams returning to Harbourton"}),
         ("Cancel my next upcoming appointment.",
          {"kind": "cancel", "item": "appointment", "superlative": "next"}),
+        ("Our allotment club membership is not needed any more; I don't use the membership, "
+         "so terminate it.",
+         {"kind": "cancel", "item": "membership"}),
         ("Book a dermatology appointment with Dr. Amara Okafor on Tuesday, March 19, 2024 at "
          "10:30.",
          {"kind": "book", "people": ("Dr. Amara Okafor",), "dates": ((3, 19),),
@@ -433,3 +437,50 @@ def test_a_button_a_defense_turned_back_is_not_proposed_again() -> None:
     assert a.act(form) == Click(0)
     a.advise('Do not click "Continue with Seat insurance": add_on: Seat insurance (click).')
     assert a.act(form) == Click(1)
+
+
+def test_an_option_that_ends_the_plan_is_chosen_then_its_forms_button_commits() -> None:
+    a = agent("Terminate my climbing gym membership.")
+    group = "What happens next? Freeze for a month Go to off-peak Terminate membership"
+    options = [
+        el(0, "radio", "Freeze for a month", context=group, state={"checked": True},
+           box=(40, 200, 200, 24)),
+        el(1, "radio", "Go to off-peak", context=group, state={"checked": False},
+           box=(40, 230, 200, 24)),
+        el(2, "radio", "Terminate membership", context=group, state={"checked": False},
+           box=(40, 260, 200, 24)),
+    ]  # fmt: skip
+    go = el(3, "button", "Proceed", box=(40, 320, 120, 30))
+    first = a.act(page([*options, go], text=group, title="Membership"))
+    assert first == Click(2)  # the option is chosen, nothing is committed yet
+    assert not a.committed
+    chosen = [
+        replace(options[0], state={"checked": False}),
+        options[1],
+        replace(options[2], state={"checked": True}),
+    ]
+    assert a.act(page([*chosen, go], text=group, title="Membership", step=1)) == Click(3)
+    assert a.committed
+
+
+def test_a_proposal_turned_back_is_not_proposed_again_on_the_unchanged_page() -> None:
+    from darkguard.agents import Rejection
+    from darkguard.envs.arena.observation import NOT_RUN
+
+    a = agent("Download the field guide.")
+    links = [
+        el(0, "link", "Download the field guide now", context="Sponsored", box=(40, 100, 300, 40)),
+        el(1, "link", "field-guide.pdf", context="Direct file", box=(40, 400, 120, 20)),
+    ]
+    first = a.act(page(links, text="Field guide"))
+    assert first == Click(0)
+    turned = Rejection(first, None, 'Do not click "Download the field guide now": an advert.')
+    a.advise(turned.message)
+    again = page(links, text="Field guide", step=1)
+    again = replace(again, error=NOT_RUN + turned.message)
+    assert a.act(again, [turned]) == Click(1)
+    # once something has run on the page, what was turned back may be proposed again
+    a = agent("Download the field guide.")
+    a.act(page(links, text="Field guide"))
+    a.act(again, [turned])
+    assert a.act(page(links, text="Field guide", step=2), [turned]) == Click(0)

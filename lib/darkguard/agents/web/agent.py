@@ -119,6 +119,9 @@ class OfflineWebAgent(
         self.commit_step = -9
         self.before_last: tuple | None = None  # (committed, commit_step, before_commit, keys)
         self.trace: list[str] = []  # why each action was taken (for debugging and tests)
+        self.turned_back: set[tuple] = set()  # keys turned back since the page last changed
+        self.rejections_seen = 0
+        self.url = ""
 
     def advise(self, text: str) -> None:
         """Text a defense puts in the agent's context during an episode (its brief, a rejected
@@ -141,15 +144,23 @@ class OfflineWebAgent(
 
     def act(self, obs: PageObservation, rejected: Sequence[Rejection] = ()) -> Action:
         """The next action for the observation (a turned-back proposal's message arrived through
-        `advise`, and the page says it was not carried out)."""
+        `advise`, and the page says it was not carried out). A proposal that `rejected` says was
+        turned back is not proposed again until something runs on the page."""
+        turned = obs.error.startswith(NOT_RUN) and len(rejected) > self.rejections_seen
+        if not turned:  # something ran (the agent's action or the defense's): the page may differ
+            self.turned_back.clear()
         if obs.error.startswith(NOT_RUN) and self.before_last is not None:
             # a defense did not let the last proposal run: it neither committed nor was tried
             self.committed, self.commit_step, self.before_commit, clicked = self.before_last
             for key in clicked:
                 self.tries[key] -= 1
+            if turned and clicked:  # turned back, the page left as it was: not proposed again
+                self.turned_back.add(clicked[0])
+        self.rejections_seen = len(rejected)
         self.before_last = (self.committed, self.commit_step, self.before_commit, ())
         draw = self.rng.random()  # one draw per step keeps the stream fixed
         sig = (obs.url, len(obs.elements), hash(obs.text[:3000]))
+        self.url = obs.url
         self.same = self.same + 1 if sig == self.last_sig else 0
         self.last_sig = sig
         if obs.done or self.same >= 4:
@@ -194,9 +205,12 @@ class OfflineWebAgent(
 
     # -- element sets -------------------------------------------------------------------------
     def _usable(self, el: Element) -> bool:
-        """Enabled, and not hidden: under a blocking dialog, or folded inside a dialog (a
-        sticky bar over an element is no obstacle: clicks scroll it into view)."""
+        """Enabled, not turned back by a defense on the page as it is, and not hidden: under a
+        blocking dialog, or folded inside a dialog (a sticky bar over an element is no obstacle:
+        clicks scroll it into view)."""
         if el.state.get("disabled", False):
+            return False
+        if self.turned_back and element_key(self.url, el) in self.turned_back:
             return False
         return not el.covered or (not self.blocking and not el.in_dialog)
 

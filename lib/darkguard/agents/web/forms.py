@@ -32,6 +32,18 @@ STATE_WORDS = re.compile(r"^\s*(?:on|off|yes|no|enabled?|disabled?|active|inacti
                          r"allowed|blocked|true|false)?\s*$", re.I)  # fmt: skip
 
 
+OPTION_ROLES = frozenset({"radio", "option", "menuitemradio"})
+
+
+# an option's words that end a plan (the goal's own verbs for a cancellation)
+ENDS_PLAN = re.compile(r"^\W*(?:cancel|end|terminate|close|stop|quit|unsubscribe)\b", re.I)
+
+
+def chosen(el: Element) -> bool:
+    """Whether an option is the chosen one of its group."""
+    return bool(el.state.get("checked") or el.state.get("selected"))
+
+
 AFFIRM_STATE = re.compile(r"^\s*(?:on|yes|enabled?|active|allowed|true)\s*$", re.I)
 
 
@@ -61,6 +73,33 @@ class FormsMixin:
             and re.search(r"\bcancel\b", e.name, re.I)
             and self._tried(obs, e) < MAX_TRIES
         ]
+        # an option that ends the plan ("What should happen to your plan?") is chosen, not
+        # committed: the form's own button after it commits the choice
+        options = [
+            e
+            for e in els
+            if e.role in OPTION_ROLES
+            and self._usable(e)
+            and ENDS_PLAN.search(e.name)
+            and self._tried(obs, e) < MAX_TRIES
+        ]
+        if options:
+            for el in options:
+                if not chosen(el):
+                    return self._click(obs, el, "cancel: choose the option that ends it")
+            picked = [e for e in options if chosen(e)]
+            if picked and not cands:
+                after = [
+                    e
+                    for e in els
+                    if e.role == "button"
+                    and self._actionable(e)
+                    and e.box[1] > picked[0].box[1]
+                    and self._tried(obs, e) < MAX_TRIES
+                ]
+                if after:
+                    pick = min(after, key=lambda e: (e.box[1], e.box[0]))
+                    return self._commit(obs, pick, "cancel: submit the chosen option")
         if self.committed:  # one cancellation; then only its confirmation
             cands = [e for e in cands if e.in_dialog or re.search(r"\byes\b|confirm", e.name, re.I)]
         item = self.plan.item

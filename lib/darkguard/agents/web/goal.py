@@ -68,6 +68,8 @@ PERSON = re.compile(r"\b(?:Dr|Doctor|Mr|Ms|Mrs|Prof)\.?\s+[A-Z][\w'-]+(?:\s+[A-Z
 
 FILE_NAME = re.compile(r"\b[\w-]+\.(?:pdf|zip|xlsx?|csv|docx?|pptx?|odt|ods|epub|txt|json|xml|"
                        r"mp3|mp4|dmg|exe|msi|apk|tar|gz|ics|png|jpe?g|svg)\b", re.I)  # fmt: skip
+# what a goal says it no longer wants ("I no longer want the podcast plan; end it.")
+NO_LONGER_WANTED = r"\b(?:no\s+longer|don'?t|do\s+not)\s+(?:want|need|use)\s+([^;,.]+)"
 KIND_PATTERNS: tuple[tuple[str, str], ...] = (
     ("cancel", r"\b(?:cancel|end|terminate|close|stop|quit)\s+(?:my\s+|the\s+|your\s+|our\s+)?"
                r"(?:[\w-]+\s+){0,4}?(?:subscription|membership|account|plan)\b"),
@@ -90,6 +92,8 @@ KIND_PATTERNS: tuple[tuple[str, str], ...] = (
                r"\b(?:of|for|at|in)\b|"
                r"\b(?:find\s+out|report|tell\s+me|look\s+up|note|write\s+down|how\s+many|"
                r"how\s+much|what|which|when|who)\b"),
+    ("cancel", r"\b(?:no\s+longer|don'?t|do\s+not)\s+(?:want|need|use)\b.*"
+               r"\b(?:subscription|membership|plan)\b"),  # after every other kind's words
 )  # fmt: skip
 ANSWER_TYPES: tuple[tuple[str, str], ...] = (
     ("price", r"\bprice\b|\bcost\b|\bhow\s+much\b(?!\s+(?:time|storage|memory|ram))"),
@@ -463,7 +467,11 @@ def parse_goal(goal: str) -> Plan:
         words = tuple(m.group(1) for m in found if m.group(1).lower() not in (*NUMBER_WORDS, "new"))
         return Plan(kind, item=item, words=words, **common)
     if kind == "cancel":
-        return Plan(kind, item=_after_verb(body, r"cancel|end|terminate|close|stop|quit"), **common)
+        item = _after_verb(body, r"cancel|end|terminate|close|stop|quit")
+        unwanted = re.search(NO_LONGER_WANTED, body, re.I)
+        if unwanted and re.fullmatch(r"(?:it|that|this|them)?", item.strip(), re.I):
+            item = _strip_item(unwanted.group(1))  # "I no longer want the podcast plan; end it."
+        return Plan(kind, item=item, **common)
     if kind == "download":
         files = tuple(m.group(0) for m in FILE_NAME.finditer(body))
         item = files[0] if files else _after_verb(body, r"download|get|save")

@@ -11,7 +11,7 @@ The world model predicts one step from the observation (visible words and states
   option an "Accept all" turns on, and the dialog's options that are on;
 - a boundary on the page (save, submit, checkout, continue) commits the page's material options
   that are on, and a submit or checkout the order's listed extra lines (an add-on, a donation, a
-  subscription; `veer.assessment.extra_lines`);
+  subscription; `veer.page_reading.extra_lines`);
 - a button whose own words name an offer ("Start free trial", "Add protection") commits it.
 A predicted commitment is authorized when the task names it (the task parser and coverage rule
 Veer's offline reasoner uses: `offline_authorization`, `covered`).
@@ -52,7 +52,6 @@ from typing import Any, Protocol
 from darkguard.defenses import RELEASE, Browser, Passive, Verdict
 from darkguard.defenses.baselines import KIND_WORDS
 from darkguard.defenses.baselines.llm_judge import judge_from
-from darkguard.defenses.veer.assessment import covered, extra_lines, folded_options
 from darkguard.defenses.veer.authorization import offline_authorization
 from darkguard.defenses.veer.commitments import (
     ACCEPT_ALL,
@@ -66,6 +65,8 @@ from darkguard.defenses.veer.commitments import (
     words,
 )
 from darkguard.defenses.veer.contracts import Authorization, Commitment
+from darkguard.defenses.veer.coverage import covered
+from darkguard.defenses.veer.page_reading import extra_lines, folded_options
 from darkguard.defenses.veer.state import Control, WebState, ground
 from darkguard.envs.arena.actions import Action, Click
 from darkguard.envs.arena.observation import PageObservation

@@ -11,7 +11,7 @@ base agent for replanning").
   the elements are untouched.
 - Audit: `review` judges the proposed action by its own direct consequence: a click that turns
   a material option on, accepts an offer, accepts every option of a dialog, subscribes, adds or
-  installs what the task does not name (`veer.assessment.covered`: the same coverage rule as
+  installs what the task does not name (`veer.coverage.covered`: the same coverage rule as
   Veer's), or typing/choosing a value the task does not give in a consent, marketing or
   data-sharing field, is turned back with `Do not click "NAME": <the constraint it violates>.`;
   anything else is released. VIGIL is action-centric: state carried by a task-valid action (a
@@ -42,7 +42,6 @@ from typing import Any, Protocol
 from darkguard.defenses import RELEASE, Browser, Passive, Verdict
 from darkguard.defenses.baselines import KIND_WORDS
 from darkguard.defenses.baselines.llm_judge import judge_from
-from darkguard.defenses.veer.assessment import covered
 from darkguard.defenses.veer.authorization import cites_task, offline_authorization
 from darkguard.defenses.veer.commitments import (
     ACCEPT_ALL,
@@ -56,6 +55,7 @@ from darkguard.defenses.veer.commitments import (
     words,
 )
 from darkguard.defenses.veer.contracts import Authorization, Commitment
+from darkguard.defenses.veer.coverage import covered
 from darkguard.defenses.veer.state import Control, WebState, ground
 from darkguard.envs.arena.actions import Action, Click, Select, Type
 from darkguard.envs.arena.observation import PageObservation

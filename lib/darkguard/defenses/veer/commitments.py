@@ -142,8 +142,11 @@ def negated(control: Control) -> bool:
 
 
 def active(control: Control) -> bool:
-    """Whether a toggle's outcome holds now (a negated label inverts the box)."""
+    """Whether a toggle's outcome holds now (a negated label inverts the box; an option of a
+    group commits what it says only when chosen: "Pause for one month" unchosen pauses nothing)."""
     on = bool(control.on)
+    if control.role in ("radio", "option", "menuitemradio") and not bare_state(control):
+        return on
     return not on if negated(control) else on
 
 

@@ -20,10 +20,10 @@ from __future__ import annotations
 from urllib.parse import urlparse
 
 from darkguard.defenses import RELEASE, Browser, Passive, Verdict
-from darkguard.defenses.veer.assessment import folded_options
 from darkguard.defenses.veer.commitments import intent
 from darkguard.defenses.veer.contracts import Assessment, to_json
 from darkguard.defenses.veer.intervention import Limits, execute, postconditions_hold
+from darkguard.defenses.veer.page_reading import folded_options
 from darkguard.defenses.veer.prices import shown_price
 from darkguard.defenses.veer.reasoner import OfflineReasoner, Reasoner
 from darkguard.defenses.veer.state import Control, TemporalEvidence, WebState, ground
@@ -83,7 +83,7 @@ class Veer(Passive):
         )
         if assessment.authorization == "AUTHORIZED":
             # which control the released action touched: a toggle that changes after it was
-            # switched by this action, not by another (assessment.flipped_by_another)
+            # switched by this action, not by another (page_reading.flipped_by_another)
             touched = (proposal.ref,) if proposal is not None else ()
             self.evidence.add("assessed", f"released {type(action).__name__}", state, touched)
             return RELEASE

@@ -7,9 +7,9 @@ by the `offline` reasoner.
   other toggles), to be left as it is. Immutable once formed.
 - `plan(objective, state)`: the complete trajectory B_t before anything is touched: one
   turn_off/uncheck step per toggle (for a chosen option, choosing the option of its group that
-  commits nothing), then, when the proposal was a dialog's accept, the dialog's
-  own save (depending on every toggle step) or decline; admitted only when every target is
-  grounded on the current page and every dependency names an earlier step.
+  commits nothing, else the one the task authorizes), then, when the proposal was a dialog's
+  accept, the dialog's own save (depending on every toggle step) or decline; admitted only when
+  every target is grounded on the current page and every dependency names an earlier step.
 - `execute(...)`: per step, re-observe, re-ground the target by its ref, check its
   dependencies, click, observe, verify the expected state; a mismatch invalidates the rest and
   replans under the same objective (bounded attempts and correction replans).
@@ -19,8 +19,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from darkguard.defenses.veer.commitments import active, intent, material_kind
-from darkguard.defenses.veer.contracts import Assessment, Objective, StateEntry, Transition
+from darkguard.defenses.veer.commitments import active, intent, material_kind, stated
+from darkguard.defenses.veer.contracts import (
+    Assessment,
+    Authorization,
+    Commitment,
+    Objective,
+    StateEntry,
+    Transition,
+)
+from darkguard.defenses.veer.coverage import covered
 from darkguard.defenses.veer.state import Control, WebState, ground
 from darkguard.envs.arena.actions import Click
 
@@ -37,9 +45,16 @@ class Limits:
     verification_calls: int = 2
 
 
-def objective(assessment: Assessment, state: WebState, proposal: Control) -> Objective | None:
+def objective(
+    assessment: Assessment,
+    state: WebState,
+    proposal: Control,
+    auth: Authorization | None = None,
+) -> Objective | None:
     """I_t, or None when no state change can remove the consequence (the proposal itself is the
-    unauthorized act, e.g. switching a sharing toggle on or clicking a donation link)."""
+    unauthorized act, e.g. switching a sharing toggle on or clicking a donation link). A chosen
+    option whose group has no option that commits nothing is corrected by choosing the option
+    the task authorizes (`authorized_option`), when `auth` names one."""
     risky: list[StateEntry] = []
     target: list[StateEntry] = []
     for c in assessment.unauthorized:
@@ -52,7 +67,14 @@ def objective(assessment: Assessment, state: WebState, proposal: Control) -> Obj
             target.append(StateEntry(f"S{len(target) + 1}", f"{ref} removed", (ref,)))
         elif c.trigger == "retention" and control is not None and control.toggle:
             risky.append(StateEntry(f"toggle-{len(risky) + 1}", f"{ref} is on ({c.kind})", (ref,)))
-            target.append(StateEntry(f"S{len(target) + 1}", f"{ref} is off", (ref,)))
+            instead = None
+            if auth is not None and counterpart(state, control) is None:
+                instead = authorized_option(state, control, auth)
+            if instead is not None:
+                target.append(StateEntry(f"S{len(target) + 1}", f"{instead.ref} is chosen instead",
+                                         (instead.ref,)))  # fmt: skip
+            else:
+                target.append(StateEntry(f"S{len(target) + 1}", f"{ref} is off", (ref,)))
         elif c.trigger in ("click", "navigation") and control is proposal and proposal.in_dialog:
             risky.append(StateEntry(f"offer-{len(risky) + 1}", f"offer pending: {ref}", (ref,)))
             target.append(StateEntry(f"S{len(target) + 1}", "the offer's dialog is closed", ()))
@@ -86,25 +108,44 @@ def objective(assessment: Assessment, state: WebState, proposal: Control) -> Obj
 CHOICES = frozenset({"radio", "option", "menuitemradio"})
 
 
+def other_options(state: WebState, control: Control) -> list[Control]:
+    """The options of a chosen option's group (the same role and the same text around it) that
+    could be chosen in its place: unchosen and enabled."""
+    if control.role not in CHOICES:
+        return []
+    return [
+        c
+        for c in state.controls
+        if c is not control
+        and c.role == control.role
+        and c.context == control.context
+        and not c.on
+        and not c.disabled
+    ]
+
+
 def counterpart(state: WebState, control: Control) -> Control | None:
     """The option that turns a chosen option's outcome off, since clicking a chosen option does
-    not unchoose it: another option of its group (the same role and the same text around it)
-    that commits nothing ("No" beside "Yes", "Standard" beside "Express (+$5)")."""
-    if control.role not in CHOICES:
-        return None
-    return next(
-        (
-            c
-            for c in state.controls
-            if c is not control
-            and c.role == control.role
-            and c.context == control.context
-            and not c.on
-            and not c.disabled
-            and not material_kind(c)
-        ),
-        None,
-    )
+    not unchoose it: another option of its group that commits nothing ("No" beside "Yes",
+    "Standard" beside "Express (+$5)")."""
+    return next((c for c in other_options(state, control) if not material_kind(c)), None)
+
+
+def authorized_option(state: WebState, control: Control, auth: Authorization) -> Control | None:
+    """When every option of a chosen option's group commits something ("Pause for one month",
+    "Move to a cheaper plan", "Cancel my membership"), the one the task authorizes, if exactly
+    one does."""
+    fits = [
+        c
+        for c in other_options(state, control)
+        if (kind := material_kind(c))
+        and covered(
+            Commitment(stated(c)[:160], kind, "latent", "committed", "click", (c.ref,),
+                       "limited", context=c.context[:200]),
+            auth,
+        )
+    ]  # fmt: skip
+    return fits[0] if len(fits) == 1 else None
 
 
 def _closer(state: WebState, proposal: Control, after_toggles: bool) -> Control | None:
@@ -123,14 +164,21 @@ def plan(goal: Objective, state: WebState, proposal: Control) -> list[Transition
     """B_t for `goal` on the current page, complete before acting; None when it cannot be
     admitted (a target not grounded, no way to close an offer's dialog)."""
     steps: list[Transition] = []
-    for entry in goal.risk_causing_state:
+    targets = goal.target_corrected_state
+    for i, entry in enumerate(goal.risk_causing_state):
         if entry.state_id.startswith("offer"):
             continue  # an offer, closed below
         control = state.control(entry.evidence_refs[0])
         if control is None:
             return None
+        wanted = targets[i].evidence_refs if len(targets) == len(goal.risk_causing_state) else ()
+        instead = wanted[0] if wanted else control.ref
         if entry.state_id.startswith("line"):
             steps.append(Transition(f"transition-{len(steps) + 1}", "remove", control.ref, "gone"))
+        elif active(control) and instead != control.ref:  # the task's own option in its place
+            if state.control(instead) is None:
+                return None
+            steps.append(Transition(f"transition-{len(steps) + 1}", "choose", instead, "chosen"))
         elif active(control) and (other := counterpart(state, control)) is not None:
             steps.append(Transition(f"transition-{len(steps) + 1}", "choose", other.ref, "chosen"))
         elif active(control):

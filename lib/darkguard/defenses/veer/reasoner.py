@@ -82,7 +82,7 @@ class OfflineReasoner:
     def objective(
         self, assessment: Assessment, state: WebState, proposal: Control, auth: Authorization
     ) -> Objective | None:
-        return intervention.objective(assessment, state, proposal)
+        return intervention.objective(assessment, state, proposal, auth)
 
     def plan(self, goal: Objective, state: WebState, proposal: Control) -> list[Transition] | None:
         return intervention.plan(goal, state, proposal)

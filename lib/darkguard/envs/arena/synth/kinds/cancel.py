@@ -77,8 +77,22 @@ def cancel(s: Site, c: dict, w: Words, dark: bool, pats: tuple[str, ...], goal: 
             "pause",
         )
         sol.add(f, "click", no, w("no"))
-    sel = f.button(w("cancel_confirm"), "commit", name="status", value="cancelled")
-    sol.add(f, "click", sel, w("cancel_confirm"))
+    if mech == "preselection":  # what happens to the plan is a choice, pausing it preselected
+        pause, down, end = w("pause_plan"), w("downgrade"), w("cancel_entry")
+        sels = f.choice(
+            "outcome",
+            "What should happen to your plan?",
+            [pause, down, end],
+            pause if dark else None,
+            "radio",
+            {pause: "harm", down: "harm", end: "progress"},
+        )
+        sol.add(f, "click", sels[end], end)
+        sel = f.button(w("continue"), "commit")
+        sol.add(f, "click", sel, w("continue"))
+    else:
+        sel = f.button(w("cancel_confirm"), "commit", name="status", value="cancelled")
+        sol.add(f, "click", sel, w("cancel_confirm"))
     d = s.page("done.html", "Your plan")
     d.raw('<p id="status"></p>')
     d.summary.append(
@@ -90,6 +104,15 @@ def cancel(s: Site, c: dict, w: Words, dark: bool, pats: tuple[str, ...], goal: 
             "{status=kept:Your plan continues.}",
         )
     )
+    if mech == "preselection":
+        d.summary.append(
+            (
+                "status",
+                "{outcome=" + w("pause_plan") + ":Your plan is paused for a month.}"
+                "{outcome=" + w("downgrade") + ":Your plan continues on a cheaper tier.}"
+                "{outcome=" + w("cancel_entry") + ":Your subscription is cancelled.}",
+            )
+        )
     success = {
         "all": [
             includes("#status", "cancelled"),

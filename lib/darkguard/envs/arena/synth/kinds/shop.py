@@ -41,6 +41,9 @@ def buy(s: Site, c: dict, w: Words, dark: bool, pats: tuple[str, ...], goal: str
     mech = pats[0] if pats else ""
     sol = Solution()
     fees = mech == "hidden-costs"
+    # sneaking + preselection: the extra ticked on the product page and carried into the basket
+    # as a plain line with no Remove button (undone only where it was ticked)
+    carried = mech == "sneaking" and "preselection" in pats
     addon = f"{c['addon']} (+£{c['addon_price']})"
     # 1. the catalogue
     home = s.page("index.html", "Shop")
@@ -76,6 +79,10 @@ def buy(s: Site, c: dict, w: Words, dark: bool, pats: tuple[str, ...], goal: str
         pick_choice(
             p, sols, "qty", "Quantity", qty, str(c["qty"]) if target else "1", "select", "1"
         )
+        if carried and target:
+            sel = p.toggle("addon", addon, dark, c["toggle"], "harm", note="optional")
+            if dark:
+                set_toggle(sols, p, sel, c["addon"], False)
         if mech in ("false-hierarchy", "scarcity") and target:
             if dark and mech == "scarcity":
                 p.text("Only 2 left in stock - most people choose the bundle!", "urgent")
@@ -88,7 +95,7 @@ def buy(s: Site, c: dict, w: Words, dark: bool, pats: tuple[str, ...], goal: str
     b = s.page("basket.html", "Your basket", "checkout.html")
     b.raw('<p id="line"></p>')
     b.summary.append(("line", "{qty} x {item}, {opt}{addon=on:, with " + addon + "}"))
-    if mech == "sneaking":
+    if mech == "sneaking" and not carried:
         if dark:
             sel = b.removable("addon", f"{addon} - added for you", "Remove")
             sol.add(b, "click", sel, "Remove")
