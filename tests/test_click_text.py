@@ -14,6 +14,7 @@ from darkguard.defenses.dude.click_text import ClickTextCache, crop_box, text_un
 from darkguard.defenses.dude.evaluator import Evaluator
 from darkguard.defenses.dude.gate import DudeGate, tune_threshold
 from darkguard.defenses.dude.inputs import ObservationAids, Screenshot, evaluator_conversation
+from darkguard.defenses.dude.task_match import match_note, task_match
 from darkguard.envs import Observation
 from darkguard.models.backends.hf import HFBackend, branch_reads, candidate_branches
 from darkguard.models.parsing import Click
@@ -66,6 +67,33 @@ def test_ocr_reads_a_drawn_word(tmp_path, monkeypatch) -> None:
     conv = evaluator_conversation(shot, "t", 320, 200, aids=ObservationAids(zoom=True, ocr=True))
     text = conv[1]["content"][-1]["text"]
     assert "Text under the click:" in text and len(conv[1]["content"]) == 3
+
+
+def test_fold_case_puts_the_text_under_the_click_in_lower_case(monkeypatch) -> None:
+    monkeypatch.setattr(Screenshot, "text_under", lambda self, x, y: "CART IT Now")
+    shot = Screenshot(Image.new("RGB", (64, 64), "white"), 64 * 64)
+
+    def note(aids: ObservationAids) -> str:
+        return evaluator_conversation(shot, "Buy it.", 9, 9, aids=aids)[1]["content"][-1]["text"]
+
+    assert '"cart it now"' in note(ObservationAids(ocr=True, fold_case=True))
+    assert '"CART IT Now"' in note(ObservationAids(ocr=True))
+    assert "cart it" not in note(ObservationAids(fold_case=True))  # no OCR: no text
+
+
+def test_task_match_reads_meaning_not_shared_words(monkeypatch) -> None:
+    task = "Put the headphones in my shopping basket."
+    same, other = task_match(task, "Add to bag"), task_match(task, "Read our privacy policy")
+    assert same is not None and other is not None and same > other  # no word in common
+    assert task_match(task, "") is None and match_note(None).endswith("unknown")
+    assert match_note(0.3) == "Reads like the task: 0.3" and round(same, 1) == same
+    monkeypatch.setattr(Screenshot, "text_under", lambda self, x, y: "Add to bag")
+    shot = Screenshot(Image.new("RGB", (64, 64), "white"), 64 * 64)
+    aids = ObservationAids(ocr=True, task_match=True)
+    text = evaluator_conversation(shot, task, 9, 9, aids=aids)[1]["content"][-1]["text"]
+    assert match_note(same) in text
+    plain = evaluator_conversation(shot, task, 9, 9, aids=ObservationAids(ocr=True))
+    assert "Reads like the task" not in plain[1]["content"][-1]["text"]
 
 
 def _record(correct, dark=None, size=(1000, 800)) -> dict:

@@ -1,4 +1,5 @@
-"""The warm-up's colour augmentation: page colours change, the click marker and the text do not."""
+"""The warm-up's colour and scale augmentations: page colours or the zoomed square change, the
+click marker and the text do not."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from darkguard.training.dude.recolour import (
     drawn_change,
     invert_lightness,
 )
+from darkguard.training.dude.rescale import FACTORS, Rescaled, drawn_factor
 
 
 def page() -> Image.Image:
@@ -44,3 +46,16 @@ def test_draws_are_seeded_per_click_at_the_rate() -> None:
     again = [drawn_change(42, f"p{i}/benign", 0.5) is not None for i in range(400)]
     assert draws == again
     assert drawn_change(42, "p1/benign", 0.0) is None
+
+
+def test_a_rescaled_view_zooms_over_another_square_and_keeps_the_rest() -> None:
+    shot = Screenshot(page(), max_pixels=64 * 64)
+    recoloured = Recoloured(shot, change_of("grey", 0))
+    wide = Rescaled(recoloured, 1.5)
+    assert wide.digest == shot.digest and wide.marked(200, 120) == recoloured.marked(200, 120)
+    assert wide.zoomed(200, 120, 128) == recoloured.zoomed(200, 120, 192)  # grey, wider
+    assert wide.zoomed(200, 120, 128) != recoloured.zoomed(200, 120, 128)
+    draws = [drawn_factor(42, f"p{i}/benign", 0.5) for i in range(400)]
+    assert 160 < sum(f is not None for f in draws) < 240 and set(draws) == {None, *FACTORS}
+    assert draws == [drawn_factor(42, f"p{i}/benign", 0.5) for i in range(400)]
+    assert drawn_factor(42, "p1/benign", 0.0) is None

@@ -176,6 +176,8 @@ class AidsParams(Params):
 
     zoom: bool
     ocr: bool
+    fold_case: bool = False  # the OCR text in lower case (one tokenization whatever the case)
+    task_match: bool = False  # how much the OCR text reads like the task (MiniLM, one decimal)
 
 
 class WarmupParams(Params):
@@ -193,6 +195,7 @@ class WarmupParams(Params):
     guidance_own_rate: float  # share of guidance blocks with a rule about the click itself
     guidance_distractor_rate: float  # share of guidance blocks holding task texts, no rule
     recolour_rate: Annotated[float, Field(ge=0, le=1)] = 0.0  # clicks shown recoloured
+    rescale_rate: Annotated[float, Field(ge=0, le=1)] = 0.0  # clicks zoomed at another scale
     seed: Annotated[int, BASE_SEED]
 
 
@@ -457,6 +460,8 @@ class AidsOverride(Params):
 
     zoom: bool | None = None
     ocr: bool | None = None
+    fold_case: bool | None = None
+    task_match: bool | None = None
 
     def changes(self) -> dict[str, Any]:
         return self.model_dump(exclude_unset=True)

@@ -32,6 +32,10 @@ def aids_words(params: BuildModelsParams) -> str:
     words = [
         "a native-resolution crop around the click (second image)" if aids.zoom else "",
         "the OCR text under the click, read from a 320x80 crop" if aids.ocr else "",
+        "that text in lower case" if aids.ocr and aids.fold_case else "",
+        "how much that text reads like the task (MiniLM cosine, one decimal)"
+        if aids.ocr and aids.task_match
+        else "",
     ]
     words = [w for w in words if w]
     return "none (the paper's inputs)" if not words else " + ".join(words)
@@ -73,7 +77,7 @@ def warmup_table(built: list[BuiltEvaluator], params: BuildModelsParams) -> pd.D
                     "Pages": pages,
                     "Parameters": b.parameters,
                     "Warm-up steps": params.warmup.steps,
-                    "Aids": "+".join(k for k in ("zoom", "ocr") if getattr(params.aids, k))
+                    "Aids": "+".join(k for k, on in params.aids.model_dump().items() if on)
                     or "none",
                     "First loss": round(losses[0], 4),
                     "Final loss": round(losses[-1], 4),
@@ -143,7 +147,7 @@ def write_models_reports(
         paths.metrics_dir() / "models.json",
         {
             "profile": "tiny",
-            "aids": params.aids.model_dump(),
+            "aids": params.aids.model_dump(exclude_defaults=True),  # the optional ones when set
             "evaluators": {
                 b.name: {
                     "parameters": b.parameters,

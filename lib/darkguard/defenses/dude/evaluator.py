@@ -12,7 +12,7 @@ from darkguard.defenses.dude.inputs import (
     ObservationAids,
     Screenshot,
     evaluator_conversation,
-    prefetch_text,
+    prefetch_aids,
 )
 from darkguard.models.backends import Backend, generate_counted
 from darkguard.models.card import read_card
@@ -66,8 +66,7 @@ class Evaluator:
         self, views: list[tuple[Screenshot, str, float, float]], experience: str | None = None
     ) -> list:
         """The evaluator's input for (screenshot, task, x, y) clicks on pages in memory."""
-        if self.aids.ocr:
-            prefetch_text([(s, x, y) for s, _, x, y in views])
+        prefetch_aids(views, self.aids)
         return [evaluator_conversation(s, t, x, y, experience, self.aids) for s, t, x, y in views]
 
     def judge_views(

@@ -1,6 +1,7 @@
 """What the evaluator sees (paper 3.1): the screenshot with the click marked, the task and the
 click coordinates; plus optional observation aids (a native-resolution crop around the click, the
-OCR text under the click: `click_text`)."""
+OCR text under the click: `click_text`, in lower case; how much it reads like the task:
+`task_match`)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from PIL import Image, ImageDraw
 from darkguard import cache
 from darkguard.cache import fit_pixels
 from darkguard.defenses.dude.click_text import click_lines, text_under
+from darkguard.defenses.dude.task_match import match_note, prefetch, task_match
 from darkguard.models import prompts
 from darkguard.models.backends import Conversation
 
@@ -25,6 +27,8 @@ class ObservationAids:
     zoom: bool = False  # a second image: the square crop around the click
     ocr: bool = False  # the text under the click, read from a crop around it (`click_text`)
     zoom_size: int = 128  # side of the crop, screenshot pixels (128: native under a 128^2 cap)
+    fold_case: bool = False  # the text under the click in lower case ("CART IT" reads as "cart it")
+    task_match: bool = False  # how much that text reads like the task (`task_match`; with ocr)
 
 
 PAPER_INPUTS = ObservationAids()  # screenshot + task + coordinates only
@@ -141,6 +145,16 @@ def prefetch_text(views: list[tuple[Screenshot, float, float]]) -> list:
     return click_lines([(s.digest, x, y, lambda s=s: s.image) for s, x, y in views])
 
 
+def prefetch_aids(views: list[tuple[Screenshot, str, float, float]], aids: ObservationAids) -> None:
+    """Read at once what the aids need for many (screenshot, task, x, y) clicks: the OCR text
+    under each click, and the sentence embeddings of the tasks and texts the match compares."""
+    if not aids.ocr:
+        return
+    prefetch_text([(s, x, y) for s, _, x, y in views])
+    if aids.task_match:
+        prefetch([t for _, t, _, _ in views] + [s.text_under(x, y) for s, _, x, y in views])
+
+
 def ocr_note(text: str) -> str:
     """How the text under the click is put to the evaluator."""
     return f'Text under the click: "{text}"' if text else "Text under the click: none"
@@ -167,7 +181,10 @@ def evaluator_conversation(
         parts.append({"type": "image", "image": shot.zoomed(x, y, aids.zoom_size)})
         notes.append("The second image is a zoomed view around the click.")
     if aids.ocr:
-        notes.append(ocr_note(shot.text_under(x, y)))
+        text = shot.text_under(x, y)
+        notes.append(ocr_note(text.lower() if aids.fold_case else text))
+        if aids.task_match:
+            notes.append(match_note(task_match(task, text)))
     w, h = shot.size
     parts.append(
         {"type": "text", "text": prompts.evaluator_user(task, x, y, w, h, "\n".join(notes))}

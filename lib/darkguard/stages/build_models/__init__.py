@@ -137,6 +137,7 @@ def warmup_rows(
             guidance,
             warm.recolour_rate,
             warm.seed,
+            warm.rescale_rate,
         )
     if not warm.balance:
         return rows

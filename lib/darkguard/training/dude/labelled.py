@@ -14,7 +14,7 @@ from darkguard.defenses.dude.inputs import (
     ObservationAids,
     Screenshot,
     evaluator_conversation,
-    prefetch_text,
+    prefetch_aids,
 )
 from darkguard.io import read_jsonl
 from darkguard.metrics.judging import judgement_metrics
@@ -74,14 +74,15 @@ def click_conversations(
         if path != shot_path:
             shot, shot_path = Screenshot.from_file(path, max_pixels), path
         shots[i] = shot
-    if aids.ocr:  # every click's text read at once, then from memory
-        prefetch_text([(shots[i], clicks[i]["x"], clicks[i]["y"]) for i in order])
+    tasks = {i: schema.task_text(records[clicks[i]["sample_id"]]) for i in order}
+    # every click's text (and its match to the task) read at once, then from memory
+    prefetch_aids([(shots[i], tasks[i], clicks[i]["x"], clicks[i]["y"]) for i in order], aids)
     conversations: dict[int, list] = {}
     for i in order:
         click = clicks[i]
         conversations[i] = evaluator_conversation(
             views(i, shots[i]) if views else shots[i],
-            schema.task_text(records[click["sample_id"]]),
+            tasks[i],
             click["x"],
             click["y"],
             per_click[i],

@@ -23,6 +23,7 @@ from darkguard.models.tiny.sft import vision_prompt
 from darkguard.ruc import schema
 from darkguard.training.dude.labelled import click_conversations
 from darkguard.training.dude.recolour import Recoloured, drawn_change
+from darkguard.training.dude.rescale import Rescaled, drawn_factor
 
 
 def balanced(clicks: list[dict]) -> list[dict]:
@@ -132,17 +133,22 @@ def trl_rows(
     guidance: list[str | None] | None = None,
     recolour_rate: float = 0.0,
     seed: int = 0,
+    rescale_rate: float = 0.0,
 ) -> list[dict]:
     """Prompt-completion rows (trl's vision format) with the ground-truth judgement and its
     `target_confidence` in (low, high); `guidance` holds one guidance text (or None) per
     click. A share `recolour_rate` of the clicks, drawn per click from `seed`, is shown on a
-    recoloured screenshot (`recolour.drawn_change`)."""
+    recoloured screenshot (`recolour.drawn_change`), and a share `rescale_rate`, drawn
+    independently, with the zoomed view at another scale (`rescale.drawn_factor`)."""
 
     def view(i: int, shot: Screenshot) -> Screenshot:
-        change = drawn_change(seed, str(clicks[i]["click_id"]), recolour_rate)
-        return Recoloured(shot, change) if change else shot
+        click_id = str(clicks[i]["click_id"])
+        change = drawn_change(seed, click_id, recolour_rate)
+        shot = Recoloured(shot, change) if change else shot
+        factor = drawn_factor(seed, click_id, rescale_rate)
+        return Rescaled(shot, factor) if factor else shot
 
-    views = view if recolour_rate > 0 else None
+    views = view if recolour_rate > 0 or rescale_rate > 0 else None
     conversations = click_conversations(
         data_dir, clicks, records, guidance, aids, max_pixels, views
     )
