@@ -8,11 +8,15 @@ valid clicks of both groups.
     .venv/bin/python benchmarks/bench_ruc_lofo.py --work /tmp/lofo \\
         --variant 'base={}' --variant 'match={"aids": {"task_match": true}}' --seed 42 --seed 43
 
-A variant is NAME=JSON: overrides of `build_models.aids` and `build_models.warmup`. Prints one
-JSON line per variant and seed: seconds, and per page group the pass rate, Fatal Error Rate,
-benign acceptance, null-click accuracy and the confusion counts. Single runs move by several
-clicks with the seed alone (the tokenizer's corpus or the seed change the initial weights), so a
-choice rests on the sum over seeds.
+A variant is NAME=JSON: overrides of `build_models.aids` and `build_models.warmup`. `--mix-rate R`
+builds the benchmark with `data.families.mix_rate` R (default: the params'; training pages that mix
+the training families attribute by attribute; the valid pages stay the same, so runs on builds with
+different rates are paired click by click). Prints one JSON line per variant and seed: seconds, and
+per page group the pass rate, Fatal Error Rate, benign acceptance, null-click accuracy and the
+confusion counts; writes each click's predicted label to `WORK/predicted-NAME-SEED.jsonl`
+(`benchmarks/paired_clicks.py` compares two such files). Single runs move by several clicks with
+the seed alone (the tokenizer's corpus or the seed change the initial weights), so a choice rests
+on the sum over seeds.
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ def main() -> None:
 
     from darkguard import paths
     from darkguard.config import load_config
+    from darkguard.io import read_jsonl, write_jsonl
     from darkguard.reports.build_models import judged_groups, null_accuracy
     from darkguard.stages import build_ruc
     from darkguard.stages.build_models import build_evaluators
@@ -41,12 +46,15 @@ def main() -> None:
     parser.add_argument("--heldout", nargs="+", default=["dense"])
     parser.add_argument("--variant", action="append", required=True, help="NAME=JSON")
     parser.add_argument("--seed", type=int, action="append", help="warm-up seeds (default 42)")
+    parser.add_argument("--mix-rate", type=float, help="data.families.mix_rate (default: params')")
     args = parser.parse_args()
     real = load_config()
     if set(args.heldout) & set(real.data.families.heldout):
         parser.error("the params' held-out family is for reporting; leave out a training family")
     raw = yaml.safe_load(paths.PARAMS_FILE.read_text(encoding="utf-8"))
     raw["data"]["families"].update(train=args.train, heldout=args.heldout)
+    if args.mix_rate is not None:
+        raw["data"]["families"]["mix_rate"] = args.mix_rate
     raw["data"]["out_dir"] = str(args.work.resolve() / "ruc")
     args.work.mkdir(parents=True, exist_ok=True)
     (args.work / "params.yaml").write_text(yaml.safe_dump(raw), encoding="utf-8")
@@ -79,6 +87,15 @@ def main() -> None:
                         "confusion": matrix,
                     }
                 print(json.dumps(row), flush=True)
+                predicted = []
+                groups = (("valid", b.valid_predicted), ("heldout_valid", b.heldout_predicted))
+                for group, predictions in groups:
+                    clicks = read_jsonl(data_dir / "clicks" / f"{group}.jsonl")
+                    predicted += [
+                        {"group": group, "id": c["click_id"], "label": c["label"], "predicted": y}
+                        for c, y in zip(clicks, predictions, strict=True)
+                    ]
+                write_jsonl(args.work / f"predicted-{name}-{seed}.jsonl", predicted)
 
 
 if __name__ == "__main__":

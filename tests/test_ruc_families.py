@@ -5,12 +5,14 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 
+import numpy as np
 import pytest
 
 from darkguard.config import load_params
 from darkguard.ruc.split import hold_out, stratified_split
-from darkguard.ruc.synth.families import FAMILIES
+from darkguard.ruc.synth.families import FAMILIES, mixed_family
 from darkguard.ruc.synth.spec import make_page, plan_pages
+from darkguard.ruc.synth.style import FONTS
 from darkguard.ruc.synth.wording import FAMILIES_WITH_BANKS, BankError, bank, check_bank, phrases
 
 RUC = load_params()["data"]
@@ -87,6 +89,51 @@ def test_unknown_or_overlapping_families_are_refused(tmp_path) -> None:
     from darkguard.config.sections import Families
 
     with pytest.raises(ValueError, match="both trained on and held out"):
-        Families(train=["plain", "bold"], heldout=["bold"], heldout_share=0.5)
+        Families(train=["plain", "bold"], heldout=["bold"], heldout_share=0.5, mix_rate=0.0)
     with pytest.raises(ValueError, match="heldout_share"):
-        Families(train=["plain"], heldout=["bold"], heldout_share=0.0)
+        Families(train=["plain"], heldout=["bold"], heldout_share=0.0, mix_rate=0.0)
+    with pytest.raises(ValueError, match="mix_rate"):
+        Families(train=["plain", "soft"], heldout=[], heldout_share=0.0, mix_rate=1.5)
+
+
+def test_a_mixed_family_takes_each_attribute_from_a_member() -> None:
+    members = ["plain", "soft", "dense"]
+    fields = [f for f in vars(FAMILIES["plain"]) if f != "name"]
+    rng = np.random.default_rng(0)
+    mixes = [mixed_family(rng, members) for _ in range(50)]
+    for mix in mixes:
+        assert mix.name == "plain+soft+dense"
+        for field in fields:
+            assert getattr(mix, field) in [getattr(FAMILIES[m], field) for m in members], field
+    # attributes are drawn one by one: most mixes are no single member
+    alike = sum(any(vars(mix) | {"name": m} == vars(FAMILIES[m]) for m in members) for mix in mixes)
+    assert alike < 5
+
+
+def test_mixed_pages_are_train_pages_and_leave_valid_and_test_unchanged() -> None:
+    comp = RUC["composition"]
+    train, heldout = ["plain", "soft", "dense"], ["bold"]
+    args = (comp["normal"], comp["deceptive"], RUC["domains"], 42, RUC["split"])
+    pure = plan_pages(*args, (train, heldout, 0.5))
+    mixed = plan_pages(*args, (train, heldout, 0.5), mix_rate=0.5)
+    splits = stratified_split(
+        [{"id": p.id, "type": p.type, "category": p.category} for p in pure], RUC["split"], 42
+    )
+    train_ids = {str(r["id"]) for r in splits["train"]}
+    mixed_ids = {p.id for p in mixed if p.mix}
+    assert mixed_ids <= train_ids
+    assert abs(len(mixed_ids) - 0.5 * len(train_ids)) < 0.1 * len(train_ids)
+    by_id = {p.id: p for p in pure}
+    kept = [p for p in mixed if p.id not in mixed_ids]
+    assert all(p == by_id[p.id] for p in kept)  # same family, same page
+    page = next(p for p in kept if p.id not in train_ids)
+    assert make_page(page, RUC["viewports"], 42) == make_page(by_id[page.id], RUC["viewports"], 42)
+    own = set().union(*(phrases(f) for f in train))
+    held = phrases("bold") - own
+    for plan in [p for p in mixed if p.mix][:20]:
+        spec = make_page(plan, RUC["viewports"], 42)
+        assert spec.family == spec.meta["family"] == "plain+soft+dense"
+        assert spec.meta["font"] in {FONTS.index(f) for m in train for f in FAMILIES[m].fonts}
+        assert spec.meta["palette"] in {i for m in train for i in FAMILIES[m].palettes}
+        assert not any(f">{label}<" in spec.html.lower() for label in held if "{" not in label)
+    assert plan_pages(*args, (train, heldout, 0.5), mix_rate=0.0) == pure

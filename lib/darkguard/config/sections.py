@@ -77,11 +77,13 @@ class Composition(Params):
 class Families(Params):
     """`data.families`: RUC-synth's style families (`ruc/synth/families.py`) that the training
     split is drawn in, and those held out of it (their pages only in `heldout_valid` /
-    `heldout_test`, a `heldout_share` of each category's valid and test pages)."""
+    `heldout_test`, a `heldout_share` of each category's valid and test pages); a `mix_rate` of
+    the training pages mix the training families attribute by attribute."""
 
     train: list[str]
     heldout: list[str]
     heldout_share: float
+    mix_rate: float
 
     @model_validator(mode="after")
     def _families(self) -> Families:
@@ -94,6 +96,8 @@ class Families(Params):
                 f"heldout_share {self.heldout_share}: a share of valid/test in [0, 1), above 0 "
                 "when a family is held out"
             )
+        if not 0 <= self.mix_rate <= 1:
+            raise ValueError(f"mix_rate {self.mix_rate}: a share of the train pages in [0, 1]")
         return self
 
     @property

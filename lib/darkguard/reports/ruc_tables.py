@@ -135,13 +135,14 @@ def split_by_category(splits: dict[str, list[dict]]) -> pd.DataFrame:
 
 def family_table(splits: dict[str, list[dict]], heldout: list[str]) -> pd.DataFrame:
     """Pages per style family and split: the training families in train / valid / test, the
-    held-out ones only in heldout_valid / heldout_test."""
+    held-out ones only in heldout_valid / heldout_test, and the mixed training pages (family
+    `a+b+c`: each attribute from one of them; `data.families.mix_rate`) only in train."""
     names = [s for s in (*SPLITS, *HELDOUT_SPLITS) if s in splits]
     families = sorted({str(r.get("family")) for s in splits.values() for r in s})
     rows = [
         {
             "Family": f,
-            "Role": "held out" if f in heldout else "training",
+            "Role": "held out" if f in heldout else "training, mixed" if "+" in f else "training",
             **{s: sum(str(r.get("family")) == f for r in splits[s]) for s in names},
         }
         for f in families

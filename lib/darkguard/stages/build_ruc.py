@@ -64,6 +64,7 @@ def run(cfg: Config, progress: Callable[[int, int], None] | None = None) -> RucB
             seed=base.seed,
             split=params.split,
             families=params.families.plan,
+            mix_rate=params.families.mix_rate,
             progress=progress,
         )
         records.sort(key=lambda r: r["id"])

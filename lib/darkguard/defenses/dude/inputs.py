@@ -1,7 +1,7 @@
 """What the evaluator sees (paper 3.1): the screenshot with the click marked, the task and the
 click coordinates; plus optional observation aids (a native-resolution crop around the click, the
-OCR text under the click: `click_text`, in lower case; how much it reads like the task:
-`task_match`)."""
+OCR text under the click: `click_text`, in lower case with `fold_case`; how much it reads like
+the task: `task_match`)."""
 
 from __future__ import annotations
 

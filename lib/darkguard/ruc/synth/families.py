@@ -4,12 +4,15 @@ A family bundles everything a page's look is drawn from: colour schemes, fonts a
 component shapes (corner radius, button height and border, capitals), layout grid (sidebar,
 header, padding, gaps) and its own wording bank (`wording/`). Families share no palette, no
 font and no phrasing, so a family held out of training (`data.families.heldout`) shows a model
-pages unlike any it was trained on.
+pages unlike any it was trained on. A mixed family (`mixed_family`) draws each attribute from
+an independently chosen training family: looks no single family has, for training pages only.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+
+import numpy as np
 
 
 @dataclass(frozen=True)
@@ -99,6 +102,18 @@ FAMILIES: dict[str, Family] = {
         ),
     )
 }
+
+
+def mixed_family(rng: np.random.Generator, members: list[str]) -> Family:
+    """A family whose every attribute (palettes, fonts, type scale, shapes, layout) is that of a
+    member drawn independently per attribute, named after the members joined by `+`."""
+    chosen = [FAMILIES[name] for name in members]
+    drawn = {
+        f.name: getattr(chosen[int(rng.integers(len(chosen)))], f.name)
+        for f in fields(Family)
+        if f.name != "name"
+    }
+    return Family(name="+".join(members), **drawn)
 
 
 def check_families(names: list[str]) -> None:

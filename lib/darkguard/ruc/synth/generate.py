@@ -100,20 +100,22 @@ def _build_synth(
     seed: int,
     split: dict[str, float] | None = None,
     families: tuple[list[str], list[str], float] = (["plain"], [], 0.0),
+    mix_rate: float = 0.0,
     progress: Callable[[int, int], None] | None = None,
     workers: int | None = None,
 ) -> tuple[list[dict], list[dict]]:
     """Render every planned page into `out_dir`; returns (records, manifest rows).
 
     `split` and `families` place each style family (`spec.plan_pages`): held-out families
-    only on pages the split puts in `valid` or `test`.
+    only on pages the split puts in `valid` or `test`; a `mix_rate` of the `train` pages mix the
+    training families attribute by attribute.
 
     Pages whose HTML is unchanged and whose files exist are reused from the journal, the others
     are rendered by `workers` (default `RENDER_WORKERS`) browsers at once (`_render_pages`),
     files of pages no longer planned are removed, and the journal is finalized in plan order.
     """
     out_dir = Path(out_dir)
-    plans = plan_pages(normal, deceptive, domains, seed, split, families)
+    plans = plan_pages(normal, deceptive, domains, seed, split, families, mix_rate)
     specs = [make_page(plan, viewports, seed) for plan in plans]
     journal = Journal(out_dir / "journal.jsonl")
     try:

@@ -12,11 +12,11 @@ from darkguard.ruc.clicks import sample_rng
 from darkguard.ruc.schema import NORMAL_CATEGORY
 from darkguard.ruc.split import stratified_split
 from darkguard.ruc.synth.content import domain_copy
-from darkguard.ruc.synth.families import FAMILIES, Family
+from darkguard.ruc.synth.families import FAMILIES, Family, mixed_family
 from darkguard.ruc.synth.page import Page, text_w
 from darkguard.ruc.synth.patterns import apply_deception, apply_normal
 from darkguard.ruc.synth.style import FONTS, PALETTES, sample_style
-from darkguard.ruc.synth.wording import bank
+from darkguard.ruc.synth.wording import bank, mixed_bank
 
 MAX_BANNER = 116  # tallest banner slot a pattern may add, plus its gap
 
@@ -27,6 +27,7 @@ class PlannedPage:
     domain: str
     category: str
     family: str = "plain"
+    mix: tuple[str, ...] = ()  # training families each attribute is drawn from (mixed page)
 
     @property
     def type(self) -> str:
@@ -58,6 +59,7 @@ def plan_pages(
     seed: int,
     split: dict[str, float] | None = None,
     families: tuple[list[str], list[str], float] = (["plain"], [], 0.0),
+    mix_rate: float = 0.0,
 ) -> list[PlannedPage]:
     """Every page of the build: categories x domains balanced, ids in a seeded order, and each
     page's style family.
@@ -66,7 +68,9 @@ def plan_pages(
     split (`split`, the same call `build_ruc` makes on the rendered records) puts in `train`
     take a training family; of the `valid` and `test` pages of each category, the held-out
     share (rounded) take a held-out family and the others a training family. Families are dealt
-    in turn over a seeded order, so each gets an equal share.
+    in turn over a seeded order, so each gets an equal share. A seeded `mix_rate` of the `train`
+    pages are mixed (`PlannedPage.mix`): each look attribute and each wording key drawn from an
+    independently chosen training family (`make_page`), so no style goes with one family's words.
     """
     slots = []
     for category, n in [(NORMAL_CATEGORY, normal), *sorted(deceptive.items())]:
@@ -92,7 +96,22 @@ def plan_pages(
             start = int(rng.integers(len(train)))
             for k, page_id in enumerate(ids[n_out:]):
                 family_of[page_id] = train[(start + k) % len(train)]
-    return [dataclasses.replace(p, family=family_of[p.id]) for p in plans]
+    mixed = _mixed_train_pages(parts["train"], train, mix_rate, seed)
+    return [
+        dataclasses.replace(p, family=family_of[p.id], mix=tuple(train) if p.id in mixed else ())
+        for p in plans
+    ]
+
+
+def _mixed_train_pages(
+    members: list[dict], train: list[str], mix_rate: float, seed: int
+) -> set[str]:
+    """Ids of the `train` pages drawn as mixed families: a seeded `mix_rate` of them (none with
+    one training family, where a mix is that family)."""
+    if mix_rate <= 0 or len(train) < 2:
+        return set()
+    draws = np.random.default_rng([seed, 104729]).random(len(members))
+    return {str(r["id"]) for r, u in zip(members, draws, strict=True) if u < mix_rate}
 
 
 def _layout(
@@ -125,8 +144,12 @@ def make_page(plan: PlannedPage, viewports: list[list[int]], seed: int) -> PageS
     family, whose looks and wording bank it is drawn from)."""
     rng = sample_rng(seed, plan.id)
     width, height = (int(v) for v in viewports[int(rng.integers(len(viewports)))])
-    family = FAMILIES[plan.family]
-    words = bank(plan.family)
+    if plan.mix:
+        mix_rng = sample_rng(seed, f"{plan.id}:mix")
+        family = mixed_family(mix_rng, list(plan.mix))
+        words = mixed_bank(mix_rng, list(plan.mix))
+    else:
+        family, words = FAMILIES[plan.family], bank(plan.family)
     style = sample_style(rng, family)
     layout = _layout(rng, width, height, style.font_size, style.button_h, family)
     copy = domain_copy(plan.domain, layout["cols"] * layout["rows"], rng, words)
@@ -144,7 +167,7 @@ def make_page(plan: PlannedPage, viewports: list[list[int]], seed: int) -> PageS
     else:
         variant = apply_deception(page, plan.category, rng)
     meta = {
-        "family": plan.family,
+        "family": family.name,
         "variant": variant,
         "font": FONTS.index(style.font),
         "palette": PALETTES.index(style.palette),
@@ -156,7 +179,7 @@ def make_page(plan: PlannedPage, viewports: list[list[int]], seed: int) -> PageS
         plan.domain,
         plan.type,
         plan.category,
-        plan.family,
+        family.name,
         page.task,
         width,
         height,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -14,7 +14,7 @@ from darkguard.io import read_jsonl
 from darkguard.metrics.judging import confusion
 from darkguard.models import prompts
 from darkguard.models.backends.hf import HFBackend
-from darkguard.models.parsing import format_judgement
+from darkguard.models.parsing import format_judgement, predicted_label
 from darkguard.models.spec import ModelSpec
 from darkguard.models.tiny.build import build_and_warm_up, card_corpus_hash, reusable
 from darkguard.ruc import schema
@@ -155,6 +155,9 @@ class BuiltEvaluator:
     valid_confusion: dict[str, dict[str, int]]
     heldout_metrics: dict[str, float] | None = None  # on the held-out style family's valid
     heldout_confusion: dict[str, dict[str, int]] | None = None
+    # each click's predicted label (None: no label), in the order of the clicks files
+    valid_predicted: list[int | None] = field(default_factory=list)
+    heldout_predicted: list[int | None] = field(default_factory=list)
 
 
 def build_evaluators(
@@ -195,10 +198,12 @@ def build_evaluators(
         n_params = sum(p.numel() for p in backend.model.parameters())
         matrix = confusion([c["label"] for c in valid], run.outputs)
         b = BuiltEvaluator(name, out_dir, n_params, log, run.metrics, matrix)
+        b.valid_predicted = [predicted_label(out) for out in run.outputs]
         if heldout:
             held = judge_clicks(Evaluator(backend, aids), data_dir, heldout, records)
             b.heldout_metrics = held.metrics
             b.heldout_confusion = confusion([c["label"] for c in heldout], held.outputs)
+            b.heldout_predicted = [predicted_label(out) for out in held.outputs]
         built.append(b)
     return built
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 import string
 from functools import cache
 
+import numpy as np
+
 DOMAINS = ("Shopping", "News", "Booking", "Software")
 
 # key -> (shape, placeholders each string must contain, per string position)
@@ -120,6 +122,12 @@ def bank(family: str) -> dict:
 
     modules = {"plain": plain, "soft": soft, "dense": dense, "bold": bold}
     return check_bank(family, modules[family].BANK)
+
+
+def mixed_bank(rng: np.random.Generator, families: list[str]) -> dict:
+    """A bank whose every key (a control's labels, messages and task together) is that of a family
+    drawn independently per key: wording decoupled from any one family's look."""
+    return {key: bank(families[int(rng.integers(len(families)))])[key] for key in SCHEMA}
 
 
 def phrases(family: str) -> set[str]:
